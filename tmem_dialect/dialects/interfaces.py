@@ -1,0 +1,71 @@
+"""The TMEM effect interface: one hazard model for tcgen05 and nvvm.tcgen05 ops alike.
+
+Every op that touches Tensor Memory or orders it (alloc, dealloc, relinquish, ld, st, wait,
+fence, barrier) describes itself as a `TMEMEffect`. The verifier, the wait-insertion pass and
+the interpreter reason about effects, never about a particular dialect's op classes.
+Ops of other dialects (gpu.barrier) get an external model via `register_external_effect`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.ir import Operation, SSAValue
+
+from tmem_dialect import isa
+from tmem_dialect.memory_model import EffectKind
+
+
+@dataclass(frozen=True)
+class TMEMEffect:
+    """What one op does to TMEM, in dialect-independent terms.
+
+    - `address`: the TMEM address operand (ld, st, dealloc) or the shared slot (alloc).
+    - `ncols`: static column count (alloc/dealloc) when known, else None.
+    - `ncols_value`: the SSA value holding nCols when it is dynamic.
+    - `registers`: the ld result or the st source value.
+    """
+
+    kind: EffectKind
+    address: SSAValue | None = None
+    cta_group: int | None = None
+    ncols: int | None = None
+    ncols_value: SSAValue | None = None
+    shape: isa.Shape | None = None
+    num: int | None = None
+    packed: bool = False
+    offset: int | None = None
+    registers: SSAValue | None = None
+
+    @property
+    def footprint(self) -> isa.Footprint | None:
+        if self.shape is None or self.num is None:
+            return None
+        return isa.footprint(self.shape, self.num, self.packed, self.offset)
+
+
+class TMEMEffectOp(ABC):
+    """Mixin for ops that have a TMEM effect."""
+
+    @abstractmethod
+    def tmem_effect(self) -> TMEMEffect: ...
+
+
+_EXTERNAL: dict[type[Operation], Callable[[Operation], TMEMEffect]] = {}
+
+
+def register_external_effect(
+    op_type: type[Operation], model: Callable[[Operation], TMEMEffect]
+) -> None:
+    """Attach a TMEM effect to an op class we do not own (an MLIR external model)."""
+    _EXTERNAL[op_type] = model
+
+
+def tmem_effect(op: Operation) -> TMEMEffect | None:
+    """The TMEM effect of `op`, or None when it has none."""
+    if isinstance(op, TMEMEffectOp):
+        return op.tmem_effect()
+    model = _EXTERNAL.get(type(op))
+    return model(op) if model is not None else None

@@ -1,0 +1,92 @@
+"""Parsing with source locations, and whole-module verification that reports diagnostics at ops."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation, error
+
+
+class LocatedParser(Parser):
+    """A parser that stamps every op without an explicit `loc(...)` with its file:line:col."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._filename = StringAttr(name)
+        self._line_starts = [0]
+        self._line_starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+        self._line_offset = line_offset
+
+    def _location(self, offset: int) -> FileLineColLoc:
+        line = bisect_right(self._line_starts, offset)
+        column = offset - self._line_starts[line - 1] + 1
+        return FileLineColLoc(self._filename, IntAttr(line + self._line_offset), IntAttr(column))
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        found = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+        if found is not None:
+            return found
+        # Point at the op name (xDSL would point at the token after it).
+        here = self._current_token.span.start
+        text = self.lexer.input.content
+        start = text.rfind(name, 0, here)
+        if start < 0:
+            self.raise_error(f"unregistered operation '{name}'")
+        self.raise_error(f"unregistered operation '{name}'", start, start + len(name))
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            op.location = self._location(start)
+        return op
+
+
+def parse_error_diagnostic(e: ParseError, line_offset: int = 0) -> Diagnostic:
+    loc = e.span.get_location()
+    return Diagnostic(
+        Severity.ERROR, e.msg, SourceLocation(loc.file, loc.line + line_offset, loc.col)
+    )
+
+
+def parse_module(
+    ctx: Context, text: str, name: str = "<input>", line_offset: int = 0
+) -> ModuleOp:
+    """Parse MLIR text; parse and attribute-verification failures raise DiagnosticError."""
+    parser = LocatedParser(ctx, text, name, line_offset)
+    try:
+        return parser.parse_module()
+    except ParseError as e:
+        raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
+    except VerifyException as e:
+        # An attribute or type rejected its parameters while being built by the parser.
+        pos = parser._current_token.span
+        raise DiagnosticError(
+            [parse_error_diagnostic(ParseError(pos, str(e)), line_offset)]
+        ) from None
+
+
+def verify_diagnostics(root: Operation) -> list[Diagnostic]:
+    """Run every op's verifier (structure, IRDL constraints, verify_) and report each failure at its op."""
+    found: list[Diagnostic] = []
+    for op in root.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            message = str(e.args[0]) if e.args else str(e)
+            message = message.removeprefix("Operation does not verify: ")
+            found.append(error(op, message))
+        except ValueError as e:
+            found.append(error(op, f"malformed IR: {e}"))
+    return found
+
+
+def verify_or_raise(root: Operation) -> None:
+    if found := verify_diagnostics(root):
+        raise DiagnosticError(found)

@@ -1,0 +1,175 @@
+"""The tcgen05 memory-consistency rules: which access pairs need which wait or fence, per PTX version.
+
+The single place that states TMEM_FACTS.md "Completion and ordering". tmem-verify,
+tmem-insert-waits and the interpreter consult it; none of them restates a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from tmem_dialect import isa
+
+
+class EffectKind(Enum):
+    """The TMEM-relevant behaviours of an op."""
+
+    ALLOC = "alloc"
+    DEALLOC = "dealloc"
+    RELINQUISH = "relinquish_alloc_permit"
+    LD = "ld"
+    ST = "st"
+    MMA = "mma"
+    CP = "cp"
+    WAIT_LD = "wait::ld"
+    WAIT_ST = "wait::st"
+    FENCE_BEFORE = "fence::before_thread_sync"
+    FENCE_AFTER = "fence::after_thread_sync"
+    BARRIER = "barrier"
+
+    @property
+    def is_async_access(self) -> bool:
+        return self in _ASYNC
+
+    @property
+    def reads_tmem(self) -> bool:
+        return self in (EffectKind.LD, EffectKind.MMA)
+
+    @property
+    def writes_tmem(self) -> bool:
+        return self in (EffectKind.ST, EffectKind.MMA, EffectKind.CP)
+
+    @property
+    def is_warp_collective(self) -> bool:
+        """Executed with `.sync.aligned`: every thread of the warp, same operands."""
+        return self in _COLLECTIVE
+
+
+_ASYNC = frozenset({EffectKind.LD, EffectKind.ST, EffectKind.MMA, EffectKind.CP})
+_COLLECTIVE = frozenset(
+    {
+        EffectKind.ALLOC,
+        EffectKind.DEALLOC,
+        EffectKind.RELINQUISH,
+        EffectKind.LD,
+        EffectKind.ST,
+        EffectKind.WAIT_LD,
+        EffectKind.WAIT_ST,
+    }
+)
+
+
+class Wait(Enum):
+    """The completion mechanism that retires an outstanding access."""
+
+    LD = "wait::ld"
+    ST = "wait::st"
+
+    @property
+    def effect(self) -> EffectKind:
+        return EffectKind.WAIT_LD if self is Wait.LD else EffectKind.WAIT_ST
+
+
+def wait_retiring(kind: EffectKind) -> Wait | None:
+    """The wait that completes an outstanding access of `kind` (None: not retired by a wait)."""
+    return {EffectKind.LD: Wait.LD, EffectKind.ST: Wait.ST}.get(kind)
+
+
+def retired_by(wait_kind: EffectKind) -> EffectKind | None:
+    """The access kind a wait op completes."""
+    return {EffectKind.WAIT_LD: EffectKind.LD, EffectKind.WAIT_ST: EffectKind.ST}.get(wait_kind)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named ordering rule of TMEM_FACTS.md, with the ISA sentence it rests on."""
+
+    number: int
+    name: str
+    summary: str
+
+    def cite(self) -> str:
+        return f"rule {self.number} ({self.name})"
+
+
+ANTI_DEPENDENCY = Rule(
+    1,
+    "anti-dependency",
+    "a later st/mma/cp to TMEM cells an outstanding ld of the same thread reads needs wait::ld in between",
+)
+STORE_COMPLETION = Rule(
+    2,
+    "store completion",
+    "a st followed by ld/mma/st of the same cells in the same thread needs wait::st in between",
+)
+HANDOFF = Rule(
+    3,
+    "handoff",
+    "threads that issued async tcgen05 accesses must wait for them before synchronizing with "
+    "consumer threads; canonical form fences with before_thread_sync/after_thread_sync",
+)
+DEALLOC_COMPLETION = Rule(
+    4,
+    "dealloc",
+    "before dealloc, every warp's accesses to those columns have completed (rule 3)",
+)
+REGISTER_USE = Rule(
+    0,
+    "conservative register use",
+    "the seed document's stricter rule: wait::ld before using the ld's registers; the ISA does "
+    "not require it (the true register dependency is honored)",
+)
+
+PipelinedFrom = tuple[int, int]
+PIPELINED_SAME_WARP_VERSION: PipelinedFrom = (9, 4)
+# Same-warp pairs that PTX ISA 9.4 pipelines (no wait needed when targeting 9.4 or later).
+_PIPELINED_PAIRS = frozenset(
+    {
+        (EffectKind.ST, EffectKind.LD),
+        (EffectKind.ST, EffectKind.ST),
+        (EffectKind.LD, EffectKind.ST),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """The wait a later access needs after an earlier one on overlapping cells, and why."""
+
+    wait: Wait
+    rule: Rule
+
+
+def same_thread_requirement(
+    earlier: EffectKind,
+    later: EffectKind,
+    ptx_version: tuple[int, int] = isa.DEFAULT_PTX_VERSION,
+) -> Requirement | None:
+    """What orders `later` after an outstanding `earlier` of the same thread on the same cells.
+
+    None means the ISA orders the pair by itself (read after read, or a pair that PTX 9.4
+    pipelines when targeting 9.4 or later).
+    """
+    if ptx_version >= PIPELINED_SAME_WARP_VERSION and (earlier, later) in _PIPELINED_PAIRS:
+        return None
+    if earlier is EffectKind.LD and later.writes_tmem:
+        return Requirement(Wait.LD, ANTI_DEPENDENCY)
+    if earlier is EffectKind.ST and (later.reads_tmem or later.writes_tmem):
+        return Requirement(Wait.ST, STORE_COMPLETION)
+    if later is EffectKind.DEALLOC:
+        wait = wait_retiring(earlier)
+        if wait is not None:
+            return Requirement(wait, DEALLOC_COMPLETION)
+    return None
+
+
+def handoff_requirement(outstanding: EffectKind) -> Requirement | None:
+    """The wait an outstanding access needs before a barrier hands TMEM to other threads."""
+    wait = wait_retiring(outstanding)
+    return Requirement(wait, HANDOFF) if wait is not None else None
+
+
+def is_handoff(kind: EffectKind) -> bool:
+    """Ops that synchronize this thread with others (bar.sync, mbarrier arrive)."""
+    return kind is EffectKind.BARRIER

@@ -1,0 +1,12 @@
+"""Passes over tcgen05 and nvvm.tcgen05 kernels: verification, lane assignment, wait insertion."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name -> factory, imported lazily so the driver starts fast."""
+    return {}

@@ -1,0 +1,1 @@
+"""Command-line tools (tmem-opt, tmem-run) and the xdsl.universe entry point."""
