@@ -582,6 +582,8 @@ SPECIAL_REGISTER_BY_NAME = {op.name: op for op in SPECIAL_REGISTERS}
 def constant_int(value: SSAValue) -> int | None:
     """The integer a value is defined to be by llvm.mlir.constant / arith.constant, if it is."""
     owner = value.owner
+    if not isinstance(owner, Operation):
+        return None  # a block argument
     attr = getattr(owner, "value", None)
     if owner.name in ("llvm.mlir.constant", "arith.constant") and isinstance(attr, IntegerAttr):
         return attr.value.data

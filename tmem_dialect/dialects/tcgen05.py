@@ -574,8 +574,9 @@ class StOp(_LdStOp):
         unpack: bool = False,
         offset: int | None = None,
     ):
+        # IRDL orders operands by definition: StOp's own `value` precedes the inherited `taddr`.
         super().__init__(
-            operands=[taddr, value],
+            operands=[value, taddr],
             properties=_ldst_properties(shape, num, offset, "unpack" if unpack else None),
         )
 
