@@ -53,6 +53,49 @@ def _format_iters(iters: tuple[Iter, ...]) -> str:
     return f"({extents}) : ({strides})"
 
 
+# Extents, strides and offsets beyond this are no tile of any memory this project models;
+# bounding them keeps every layout computation exact in int64.
+MAX_LAYOUT_VALUE = 2**31 - 1
+# Above this many candidate coordinates on one axis, injectivity is not decided by counting.
+MAX_INJECTIVITY_CELLS = 1 << 22
+
+
+def _axis_is_injective(iters: list[tuple[int, int]]) -> bool:
+    """Whether (d_i) -> sum d_i * s_i, 0 <= d_i < e_i, is one-to-one (all e_i > 1)."""
+    if any(stride == 0 for _, stride in iters):
+        return False
+    # Mixed radix: sorted by stride, each stride clears everything the smaller ones reach.
+    reach = 0
+    for extent, stride in sorted(iters, key=lambda es: es[1]):
+        if stride <= reach:
+            break
+        reach += (extent - 1) * stride
+    else:
+        return True
+    span = sum((e - 1) * s for e, s in iters) + 1
+    count = prod(e for e, _ in iters)
+    if count > span:
+        return False  # more digit tuples than values: two must collide
+    if span > MAX_INJECTIVITY_CELLS:
+        raise ValueError(
+            f"cannot decide whether a shard reaching {span} coordinates on one axis is injective"
+        )
+    # Count, per reachable value, how many digit tuples produce it; any count > 1 collides.
+    hits = np.zeros(span, dtype=np.int64)
+    hits[0] = 1
+    top = 0
+    for extent, stride in iters:
+        spread = np.zeros(span, dtype=np.int64)
+        for d in range(extent):
+            shift = d * stride
+            spread[shift : shift + top + 1] += hits[: top + 1]
+        hits = spread
+        top += (extent - 1) * stride
+        if hits.max() > 1:
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class TileLayout:
     """A TIRx TileLayout: shard iters, replica iters and a per-axis offset."""
@@ -162,13 +205,22 @@ class TileLayout:
                 top += (it.extent - 1) * it.stride
         return top + 1
 
+    def elements_per_thread(self) -> int:
+        """Register elements each thread of a fragment layout holds: the span of `m` (1 without it)."""
+        return self.span(M) if M in self.axes else 1
+
     def shard_is_injective(self) -> bool:
-        """Distinct logical indices land on distinct coordinates."""
-        coords = self.shard_coords()
-        if not coords:
-            return self.size <= 1
-        stacked = np.stack([coords[a] for a in sorted(coords)], axis=1)
-        return len(np.unique(stacked, axis=0)) == self.size
+        """Distinct logical indices land on distinct coordinates.
+
+        The digits of different axes vary independently, so the shard is injective exactly
+        when, on every axis, its iters alone are; each axis is decided without enumerating
+        the whole tile (see `_axis_is_injective`).
+        """
+        by_axis: dict[str, list[tuple[int, int]]] = {}
+        for it in self.shard:
+            if it.extent > 1:
+                by_axis.setdefault(it.axis, []).append((it.extent, it.stride))
+        return all(_axis_is_injective(iters) for iters in by_axis.values())
 
     # ---- well-formedness -------------------------------------------------------------------
 
@@ -189,9 +241,30 @@ class TileLayout:
         for axis, value in self.offset:
             if value < 0:
                 errs.append(f"offset on {axis} must be non-negative, got {value}")
-        if not errs and not self.shard_is_injective():
-            errs.append("the shard is not injective: two logical elements map to the same place")
+        for value in self._numbers():
+            if value > MAX_LAYOUT_VALUE:
+                errs.append(f"layout value {value} is out of range (at most {MAX_LAYOUT_VALUE})")
+                break
+        if not errs:
+            try:
+                injective = self.shard_is_injective()
+            except ValueError as e:
+                errs.append(str(e))
+            else:
+                if not injective:
+                    errs.append(
+                        "the shard is not injective: two logical elements map to the same place"
+                    )
         return errs
+
+    def _numbers(self) -> list[int]:
+        values = [v for _, v in self.offset]
+        for it in self.shard + self.replica:
+            values += [it.extent, it.stride]
+        values.append(self.size)
+        for axis in self.axes:
+            values.append(self.span(axis))
+        return values
 
     def tmem_errors(self) -> list[str]:
         """Well-formedness of a layout that places a tile in Tensor Memory."""
