@@ -368,7 +368,8 @@ class AllocOp(_CtaGroupOp, TMEMEffectOp):
 
     name = "tcgen05.alloc"
 
-    slot = operand_def(llvm.LLVMPointerType | MemRefType)
+    # Any type parses; verify_ says precisely which slot types are shared memory.
+    slot = operand_def()
     ncols = prop_def(IntegerAttr[I32])
 
     assembly_format = "$slot `,` $ncols (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($slot)"
@@ -770,7 +771,7 @@ class _TileOp(IRDLOperation):
         if frag is None:
             raise VerifyException(
                 f"a {'x'.join(map(str, sizes))} region has no default register fragment "
-                "(only 128-row regions do); give one with frag(...)"
+                "(only 128-row regions do); give one with `frag <S[...]>`"
             )
         if errors := frag.fragment_errors():
             raise VerifyException(f"malformed register fragment: {errors[0]}")
@@ -779,10 +780,11 @@ class _TileOp(IRDLOperation):
                 f"register fragment covers {frag.size} elements but the region has {prod(sizes)}"
             )
         element = self.buffer_type.element_type
-        expected = VectorType(element, [frag.span(M)])
+        per_thread = frag.elements_per_thread()
+        expected = VectorType(element, [per_thread])
         if self.register_type != expected:
             raise VerifyException(
-                f"each thread holds {frag.span(M)} elements of this fragment, so the register "
+                f"each thread holds {per_thread} elements of this fragment, so the register "
                 f"value must be {expected}, got {self.register_type}"
             )
 
