@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from xdsl.context import Context
@@ -42,10 +43,27 @@ class LocatedParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:
+            # A custom form built the op with a type its constraints reject; xDSL raises
+            # this without a position, so point at the op that was being parsed.
+            name = _op_name_at(self.lexer.input.content, start)
+            prefix = f"'{name}' op " if name else ""
+            message = str(e.args[0]) if e.args else str(e)
+            self.raise_error(f"{prefix}{message}", start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start)
         return op
+
+
+_OP_NAME = re.compile(r'\s*(?:(?:%[\w.$#:-]+\s*,?\s*)+=\s*)?"?([A-Za-z_][\w.$]*)')
+
+
+def _op_name_at(text: str, start: int) -> str | None:
+    """The op name of the operation whose text starts at `start` (results, `=`, then the name)."""
+    m = _OP_NAME.match(text, start)
+    return m.group(1) if m else None
 
 
 def parse_error_diagnostic(e: ParseError, line_offset: int = 0) -> Diagnostic:
@@ -56,12 +74,16 @@ def parse_error_diagnostic(e: ParseError, line_offset: int = 0) -> Diagnostic:
 
 
 def parse_module(
-    ctx: Context, text: str, name: str = "<input>", line_offset: int = 0
+    ctx: Context,
+    text: str,
+    name: str = "<input>",
+    line_offset: int = 0,
+    allow_implicit_module: bool = True,
 ) -> ModuleOp:
     """Parse MLIR text; parse and attribute-verification failures raise DiagnosticError."""
     parser = LocatedParser(ctx, text, name, line_offset)
     try:
-        return parser.parse_module()
+        return parser.parse_module(allow_implicit_module)
     except ParseError as e:
         raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
     except VerifyException as e:
@@ -84,6 +106,10 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
             found.append(error(op, message))
         except ValueError as e:
             found.append(error(op, f"malformed IR: {e}"))
+        except Exception as e:  # noqa: BLE001 -- a verifier bug must still end as a diagnostic
+            found.append(
+                error(op, f"internal error in the verifier of '{op.name}': {type(e).__name__}: {e}")
+            )
     return found
 
 

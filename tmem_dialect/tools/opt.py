@@ -72,8 +72,15 @@ class TmemOptMain(xDSLOptMain):
         name = self.args.input_file
         if name is None or name == "-":
             return sys.stdin.read(), "<stdin>"
-        with open(name, encoding="utf-8") as f:
-            return f.read(), name
+        with open(name, "rb") as f:
+            data = f.read()
+        try:
+            return data.decode("utf-8"), name
+        except UnicodeDecodeError as e:
+            raise InputError(
+                f"error: input file '{name}' is not UTF-8 text "
+                f"(byte 0x{data[e.start]:02x} at offset {e.start})"
+            ) from None
 
     def chunks(self, text: str) -> list[tuple[str, int]]:
         if not self.args.split_input_file:
@@ -87,7 +94,9 @@ class TmemOptMain(xDSLOptMain):
 
     def process_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, transform and emit one chunk; DiagnosticError on any failure."""
-        module = parse_module(self.ctx, text, name, line_offset)
+        module = parse_module(
+            self.ctx, text, name, line_offset, not self.args.no_implicit_module
+        )
         if not self.args.disable_verify:
             verify_or_raise(module)
         try:
@@ -109,6 +118,19 @@ class TmemOptMain(xDSLOptMain):
         except OSError as e:
             print(f"error: could not open input file '{self.args.input_file}': {e.strerror}", file=sys.stderr)
             return 1
+        except InputError as e:
+            print(e, file=sys.stderr)
+            return 1
+        try:
+            return self._run_on(text, name)
+        except OSError as e:
+            print(
+                f"error: could not write output file '{self.args.output_file}': {e.strerror}",
+                file=sys.stderr,
+            )
+            return 1
+
+    def _run_on(self, text: str, name: str) -> int:
         outputs: list[str] = []
         diagnostics: list[Diagnostic] = []
         failed = False
@@ -157,6 +179,10 @@ class TmemOptMain(xDSLOptMain):
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
+
+
+class InputError(Exception):
+    """The input could not be read as MLIR text (the message is the whole diagnostic)."""
 
 
 def _first_line(e: BaseException) -> str:
