@@ -324,3 +324,56 @@ def ptx_target_error(version: tuple[int, int], arch: str) -> str | None:
     if version < need:
         return f"target {arch} needs PTX ISA {need[0]}.{need[1]} or later, got {version[0]}.{version[1]}"
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# PTX spelling of the tcgen05 instructions (modifier order as LLVM's NVPTX backend prints it)
+# ---------------------------------------------------------------------------------------------
+
+PACK_16B = "pack::16b"
+UNPACK_16B = "unpack::16b"
+
+
+def ldst_mnemonic(op: str, shape: Shape, num: int, packing: str | None = None) -> str:
+    """`tcgen05.{ld|st}.sync.aligned.<shape>.x<num>[.pack::16b|.unpack::16b].b32`.
+
+    `packing` is PACK_16B, UNPACK_16B or None; it is spelled as given (legality is
+    `packing_error`'s job), so a checker can also spell the forms ptxas rejects.
+    """
+    qualifiers = [f"tcgen05.{op}.sync.aligned", shape.value, f"x{num}"]
+    if packing is not None:
+        qualifiers.append(packing)
+    qualifiers.append("b32")
+    return ".".join(qualifiers)
+
+
+def packing_error(op: str, packing: str | None) -> str | None:
+    """pack::16b is legal only on tcgen05.ld, unpack::16b only on tcgen05.st [ptxas]."""
+    legal = {"ld": PACK_16B, "st": UNPACK_16B}[op]
+    if packing is not None and packing != legal:
+        return f"{packing} is not valid on tcgen05.{op} (it takes {legal})"
+    return None
+
+
+def alloc_mnemonic(cta_group: int, shared: bool = True) -> str:
+    """`tcgen05.alloc.cta_group::N.sync.aligned[.shared::cta].b32` (no state space: generic address)."""
+    space = ".shared::cta" if shared else ""
+    return f"tcgen05.alloc.cta_group::{cta_group}.sync.aligned{space}.b32"
+
+
+def dealloc_mnemonic(cta_group: int) -> str:
+    return f"tcgen05.dealloc.cta_group::{cta_group}.sync.aligned.b32"
+
+
+def relinquish_mnemonic(cta_group: int) -> str:
+    return f"tcgen05.relinquish_alloc_permit.cta_group::{cta_group}.sync.aligned"
+
+
+def wait_mnemonic(load: bool) -> str:
+    """`tcgen05.wait::ld.sync.aligned` / `tcgen05.wait::st.sync.aligned`."""
+    return f"tcgen05.wait::{'ld' if load else 'st'}.sync.aligned"
+
+
+def fence_mnemonic(before: bool) -> str:
+    """`tcgen05.fence::before_thread_sync` / `::after_thread_sync` (no .sync.aligned [ptxas])."""
+    return f"tcgen05.fence::{'before' if before else 'after'}_thread_sync"
