@@ -1,0 +1,33 @@
+// RUN: tmem-opt %s | filecheck %s
+// RUN: tmem-opt %s --print-op-generic | tmem-opt | filecheck %s
+// RUN: tmem-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// tcgen05.st with shape 16x128b at every legal num (x1 .. x64):
+// 2 register(s) per thread per repetition, at most 128 registers.
+
+// CHECK-LABEL: func.func @st_16x128b
+func.func @st_16x128b(%a: i32, %v1: vector<2xi32>, %v2: vector<4xi32>, %v4: vector<8xi32>, %v8: vector<16xi32>, %v16: vector<32xi32>, %v32: vector<64xi32>, %v64: vector<128xi32>) {
+  // CHECK-NEXT: tcgen05.st %v1, %a shape_16x128b x1 : vector<2xi32>
+  // GENERIC: "tcgen05.st"(%v1, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x1>}> : (vector<2xi32>, i32) -> ()
+  tcgen05.st %v1, %a shape_16x128b x1 : vector<2xi32>
+  // CHECK-NEXT: tcgen05.st %v2, %a shape_16x128b x2 : vector<4xi32>
+  // GENERIC: "tcgen05.st"(%v2, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x2>}> : (vector<4xi32>, i32) -> ()
+  tcgen05.st %v2, %a shape_16x128b x2 : vector<4xi32>
+  // CHECK-NEXT: tcgen05.st %v4, %a shape_16x128b x4 : vector<8xi32>
+  // GENERIC: "tcgen05.st"(%v4, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x4>}> : (vector<8xi32>, i32) -> ()
+  tcgen05.st %v4, %a shape_16x128b x4 : vector<8xi32>
+  // CHECK-NEXT: tcgen05.st %v8, %a shape_16x128b x8 : vector<16xi32>
+  // GENERIC: "tcgen05.st"(%v8, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x8>}> : (vector<16xi32>, i32) -> ()
+  tcgen05.st %v8, %a shape_16x128b x8 : vector<16xi32>
+  // CHECK-NEXT: tcgen05.st %v16, %a shape_16x128b x16 : vector<32xi32>
+  // GENERIC: "tcgen05.st"(%v16, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x16>}> : (vector<32xi32>, i32) -> ()
+  tcgen05.st %v16, %a shape_16x128b x16 : vector<32xi32>
+  // CHECK-NEXT: tcgen05.st %v32, %a shape_16x128b x32 : vector<64xi32>
+  // GENERIC: "tcgen05.st"(%v32, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x32>}> : (vector<64xi32>, i32) -> ()
+  tcgen05.st %v32, %a shape_16x128b x32 : vector<64xi32>
+  // CHECK-NEXT: tcgen05.st %v64, %a shape_16x128b x64 : vector<128xi32>
+  // GENERIC: "tcgen05.st"(%v64, %a) <{shape = #tcgen05<shape shape_16x128b>, num = #tcgen05<num x64>}> : (vector<128xi32>, i32) -> ()
+  tcgen05.st %v64, %a shape_16x128b x64 : vector<128xi32>
+  // CHECK-NEXT: func.return
+  func.return
+}

@@ -1,0 +1,36 @@
+// RUN: tmem-opt %s | filecheck %s
+// RUN: tmem-opt %s --print-op-generic | tmem-opt | filecheck %s
+// RUN: tmem-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// tcgen05.st with shape 16x32bx2 at every legal num (x1 .. x128):
+// 1 register(s) per thread per repetition, at most 128 registers.
+
+// CHECK-LABEL: func.func @st_16x32bx2
+func.func @st_16x32bx2(%a: i32, %v1: vector<1xi32>, %v2: vector<2xi32>, %v4: vector<4xi32>, %v8: vector<8xi32>, %v16: vector<16xi32>, %v32: vector<32xi32>, %v64: vector<64xi32>, %v128: vector<128xi32>) {
+  // CHECK-NEXT: tcgen05.st %v1, %a, offset 16 shape_16x32bx2 x1 : vector<1xi32>
+  // GENERIC: "tcgen05.st"(%v1, %a) <{offset = 16 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x1>}> : (vector<1xi32>, i32) -> ()
+  tcgen05.st %v1, %a, offset 16 shape_16x32bx2 x1 : vector<1xi32>
+  // CHECK-NEXT: tcgen05.st %v2, %a, offset 32 shape_16x32bx2 x2 : vector<2xi32>
+  // GENERIC: "tcgen05.st"(%v2, %a) <{offset = 32 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x2>}> : (vector<2xi32>, i32) -> ()
+  tcgen05.st %v2, %a, offset 32 shape_16x32bx2 x2 : vector<2xi32>
+  // CHECK-NEXT: tcgen05.st %v4, %a, offset 64 shape_16x32bx2 x4 : vector<4xi32>
+  // GENERIC: "tcgen05.st"(%v4, %a) <{offset = 64 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x4>}> : (vector<4xi32>, i32) -> ()
+  tcgen05.st %v4, %a, offset 64 shape_16x32bx2 x4 : vector<4xi32>
+  // CHECK-NEXT: tcgen05.st %v8, %a, offset 128 shape_16x32bx2 x8 : vector<8xi32>
+  // GENERIC: "tcgen05.st"(%v8, %a) <{offset = 128 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x8>}> : (vector<8xi32>, i32) -> ()
+  tcgen05.st %v8, %a, offset 128 shape_16x32bx2 x8 : vector<8xi32>
+  // CHECK-NEXT: tcgen05.st %v16, %a, offset 256 shape_16x32bx2 x16 : vector<16xi32>
+  // GENERIC: "tcgen05.st"(%v16, %a) <{offset = 256 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x16>}> : (vector<16xi32>, i32) -> ()
+  tcgen05.st %v16, %a, offset 256 shape_16x32bx2 x16 : vector<16xi32>
+  // CHECK-NEXT: tcgen05.st %v32, %a, offset 1048576 shape_16x32bx2 x32 : vector<32xi32>
+  // GENERIC: "tcgen05.st"(%v32, %a) <{offset = 1048576 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x32>}> : (vector<32xi32>, i32) -> ()
+  tcgen05.st %v32, %a, offset 1048576 shape_16x32bx2 x32 : vector<32xi32>
+  // CHECK-NEXT: tcgen05.st %v64, %a, offset 1048584 shape_16x32bx2 x64 : vector<64xi32>
+  // GENERIC: "tcgen05.st"(%v64, %a) <{offset = 1048584 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x64>}> : (vector<64xi32>, i32) -> ()
+  tcgen05.st %v64, %a, offset 1048584 shape_16x32bx2 x64 : vector<64xi32>
+  // CHECK-NEXT: tcgen05.st %v128, %a, offset 0 shape_16x32bx2 x128 : vector<128xi32>
+  // GENERIC: "tcgen05.st"(%v128, %a) <{offset = 0 : i64, shape = #tcgen05<shape shape_16x32bx2>, num = #tcgen05<num x128>}> : (vector<128xi32>, i32) -> ()
+  tcgen05.st %v128, %a, offset 0 shape_16x32bx2 x128 : vector<128xi32>
+  // CHECK-NEXT: func.return
+  func.return
+}
