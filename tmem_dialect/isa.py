@@ -176,6 +176,11 @@ def lane_quarter(warp: int) -> range:
     return range(base, base + LANES_PER_WARP)
 
 
+def slab_lane_offsets(shape: Shape) -> tuple[int, ...]:
+    """Lanes of a warp's quarter at which an access of `shape` may start: 0, and 16 for 16-lane shapes."""
+    return tuple(range(0, LANES_PER_WARP, shape.lanes))
+
+
 # ---------------------------------------------------------------------------------------------
 # Fragment maps
 # ---------------------------------------------------------------------------------------------

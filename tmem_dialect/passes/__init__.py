@@ -9,4 +9,12 @@ from xdsl.passes import ModulePass
 
 def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory, imported lazily so the driver starts fast."""
-    return {}
+
+    def assign_lanes() -> type[ModulePass]:
+        from tmem_dialect.passes.assign_lanes import AssignLanesPass
+
+        return AssignLanesPass
+
+    return {
+        "tmem-assign-lanes": assign_lanes,
+    }
