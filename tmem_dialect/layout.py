@@ -56,7 +56,7 @@ def _format_iters(iters: tuple[Iter, ...]) -> str:
 # Extents, strides and offsets beyond this are no tile of any memory this project models;
 # bounding them keeps every layout computation exact in int64.
 MAX_LAYOUT_VALUE = 2**31 - 1
-# Above this many candidate coordinates on one axis, injectivity is not decided by counting.
+# Above this many elements on one axis of a non-mixed-radix shard, injectivity is not decided.
 MAX_INJECTIVITY_CELLS = 1 << 22
 
 
@@ -76,24 +76,15 @@ def _axis_is_injective(iters: list[tuple[int, int]]) -> bool:
     count = prod(e for e, _ in iters)
     if count > span:
         return False  # more digit tuples than values: two must collide
-    if span > MAX_INJECTIVITY_CELLS:
+    if count > MAX_INJECTIVITY_CELLS:
         raise ValueError(
-            f"cannot decide whether a shard reaching {span} coordinates on one axis is injective"
+            f"cannot decide whether a shard of {count} elements reaching {span} coordinates "
+            "on one axis is injective"
         )
-    # Count, per reachable value, how many digit tuples produce it; any count > 1 collides.
-    hits = np.zeros(span, dtype=np.int64)
-    hits[0] = 1
-    top = 0
+    sums = np.zeros(1, dtype=np.int64)
     for extent, stride in iters:
-        spread = np.zeros(span, dtype=np.int64)
-        for d in range(extent):
-            shift = d * stride
-            spread[shift : shift + top + 1] += hits[: top + 1]
-        hits = spread
-        top += (extent - 1) * stride
-        if hits.max() > 1:
-            return False
-    return True
+        sums = (sums[:, None] + np.arange(extent, dtype=np.int64) * stride).ravel()
+    return len(np.unique(sums)) == count
 
 
 @dataclass(frozen=True)
