@@ -1,0 +1,65 @@
+// REQUIRES: iree-opt
+// RUN: tmem-opt %s --print-op-generic | iree-opt | filecheck %s
+// RUN: tmem-opt %s --print-op-generic | iree-opt --mlir-print-op-generic > %t.ours
+// RUN: iree-opt %s --mlir-print-op-generic > %t.upstream
+// RUN: diff %t.ours %t.upstream
+
+// Upstream MLIR (iree-opt) parses and verifies the generic form tmem-opt prints for every nvvm op,
+// and reads it as the same IR it reads from this file (the generic forms are identical).
+// (The slot is an argument: xDSL's generic llvm.mlir.global omits upstream's unnamed_addr.)
+
+// CHECK-LABEL: llvm.func @all_ops
+llvm.func @all_ops(%slot: !llvm.ptr<3>, %t: !llvm.ptr<6>, %n: i32, %v8: vector<8xi32>, %v1: vector<1xi32>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %off = llvm.mlir.constant(16 : i64) : i64
+  %id = llvm.mlir.constant(1 : i32) : i32
+  %threads = llvm.mlir.constant(64 : i32) : i32
+  // CHECK: nvvm.tcgen05.alloc %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+  nvvm.tcgen05.alloc %slot, %n : !llvm.ptr<3>, i32
+  // CHECK-NEXT: nvvm.tcgen05.alloc %{{.*}}, %{{.*}}, group = <cta_2> : !llvm.ptr<3>, i32
+  nvvm.tcgen05.alloc %slot, %n, group = <cta_2> : !llvm.ptr<3>, i32
+  // CHECK-NEXT: nvvm.tcgen05.relinquish_alloc_permit{{$}}
+  nvvm.tcgen05.relinquish_alloc_permit
+  // CHECK-NEXT: nvvm.tcgen05.relinquish_alloc_permit group = <cta_2>
+  nvvm.tcgen05.relinquish_alloc_permit group = <cta_2>
+  // CHECK-NEXT: nvvm.tcgen05.fence <before>
+  nvvm.tcgen05.fence <before>
+  // CHECK-NEXT: nvvm.barrier{{$}}
+  nvvm.barrier
+  // CHECK-NEXT: nvvm.barrier id = %{{.*}}{{$}}
+  nvvm.barrier id = %id
+  // CHECK-NEXT: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+  nvvm.barrier id = %id number_of_threads = %threads
+  // CHECK-NEXT: nvvm.tcgen05.fence <after>
+  nvvm.tcgen05.fence <after>
+  // CHECK-NEXT: nvvm.tcgen05.ld %{{.*}} shape = shape_16x128b : vector<8xi32>
+  %a = nvvm.tcgen05.ld %t shape = shape_16x128b : vector<8xi32>
+  // CHECK-NEXT: nvvm.tcgen05.ld %{{.*}} pack shape = shape_16x256b : vector<128xi32>
+  %b = nvvm.tcgen05.ld %t pack shape = shape_16x256b : vector<128xi32>
+  // CHECK-NEXT: nvvm.tcgen05.ld %{{.*}}, %{{.*}} pack shape = shape_16x32bx2 : vector<1xi32>
+  %c = nvvm.tcgen05.ld %t, %off pack shape = shape_16x32bx2 : vector<1xi32>
+  // CHECK-NEXT: nvvm.tcgen05.wait <load>
+  nvvm.tcgen05.wait <load>
+  // CHECK-NEXT: nvvm.tcgen05.st %{{.*}}, %{{.*}} shape = shape_16x128b : vector<8xi32>
+  nvvm.tcgen05.st %t, %v8 shape = shape_16x128b : vector<8xi32>
+  // CHECK-NEXT: nvvm.tcgen05.st %{{.*}}, %{{.*}} unpack shape = shape_32x32b : vector<1xi32>
+  nvvm.tcgen05.st %t, %v1 unpack shape = shape_32x32b : vector<1xi32>
+  // CHECK-NEXT: nvvm.tcgen05.st %{{.*}}, %{{.*}}, %{{.*}} unpack shape = shape_16x32bx2 : vector<1xi32>
+  nvvm.tcgen05.st %t, %v1, %off unpack shape = shape_16x32bx2 : vector<1xi32>
+  // CHECK-NEXT: nvvm.tcgen05.wait <store>
+  nvvm.tcgen05.wait <store>
+  // CHECK-NEXT: nvvm.read.ptx.sreg.tid.x : i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK-NEXT: nvvm.read.ptx.sreg.ctaid.y range <i32, 0, 65535> : i32
+  %cta = nvvm.read.ptx.sreg.ctaid.y range <i32, 0, 65535> : i32
+  // CHECK-NEXT: nvvm.read.ptx.sreg.laneid : i32
+  %lane = nvvm.read.ptx.sreg.laneid : i32
+  // CHECK-NEXT: nvvm.read.ptx.sreg.warpid : i32
+  %warp = nvvm.read.ptx.sreg.warpid : i32
+  // CHECK-NEXT: nvvm.read.ptx.sreg.nwarpid : i32
+  %nwarp = nvvm.read.ptx.sreg.nwarpid : i32
+  // CHECK-NEXT: nvvm.tcgen05.dealloc %{{.*}}, %{{.*}} : !llvm.ptr<6>, i32
+  nvvm.tcgen05.dealloc %t, %n : !llvm.ptr<6>, i32
+  // CHECK-NEXT: nvvm.tcgen05.dealloc %{{.*}}, %{{.*}}, group = <cta_2> : !llvm.ptr<6>, i32
+  nvvm.tcgen05.dealloc %t, %n, group = <cta_2> : !llvm.ptr<6>, i32
+  llvm.return
+}
