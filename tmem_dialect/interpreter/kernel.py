@@ -1,0 +1,433 @@
+"""run_kernel: parse, check and run one kernel on the machine model; collect buffers and findings."""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func, llvm, memref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import SymbolTable
+
+from tmem_dialect import diagnostics as diag
+from tmem_dialect import isa
+from tmem_dialect.dialects import make_context
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
+from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter.machine import Finding, KernelFault, Machine, Options
+from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
+from tmem_dialect.interpreter.ops.gpu import GPUFunctions
+from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
+from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
+from tmem_dialect.interpreter.sync import Aborted
+from tmem_dialect.interpreter.warp import MemRefValue, WarpInterpreter
+from tmem_dialect.ir import parse_module, verify_diagnostics
+
+NVVM_KERNEL_ATTR = "nvvm.kernel"
+NVVM_REQNTID_ATTR = "nvvm.reqntid"
+Kernel = func.FuncOp | llvm.FuncOp
+
+
+@dataclass
+class RunResult:
+    """What a run produced: the argument buffers after the run, findings, final TMEM contents."""
+
+    args: list[Any]
+    findings: list[Finding] = field(default_factory=list)
+    tmem: list[np.ndarray] = field(default_factory=list)  # per CTA, [128 lanes, 512 columns] uint32
+    warp_ops: int = 0
+    cells_moved: int = 0
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def _of(self, severity: diag.Severity) -> list[diag.Diagnostic]:
+        return [f.diagnostic for f in self.findings if f.diagnostic.severity is severity]
+
+    @property
+    def diagnostics(self) -> list[diag.Diagnostic]:
+        return [f.diagnostic for f in self.findings]
+
+    @property
+    def errors(self) -> list[diag.Diagnostic]:
+        return self._of(diag.Severity.ERROR)
+
+    @property
+    def warnings(self) -> list[diag.Diagnostic]:
+        return self._of(diag.Severity.WARNING)
+
+    @property
+    def notes(self) -> list[diag.Diagnostic]:
+        return self._of(diag.Severity.NOTE)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def kinds(self, severity: str = "error") -> set[str]:
+        """The misuse categories found (e.g. {'leak', 'anti-dependency'})."""
+        return {f.kind for f in self.findings if f.diagnostic.severity.value == severity}
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+
+
+class _Setup(Exception):
+    """The kernel cannot start; carries the diagnostics that say why."""
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = findings
+
+
+def _fail(kind: str, op: Operation | None, message: str) -> _Setup:
+    return _Setup([Finding(kind, diag.error(op, message))])
+
+
+def function_name(f: Kernel) -> str:
+    return f.sym_name.data
+
+
+def is_kernel(f: Operation) -> bool:
+    return isinstance(f, (func.FuncOp, llvm.FuncOp)) and (
+        KERNEL_ATTR in f.attributes or NVVM_KERNEL_ATTR in f.attributes
+        or NVVM_KERNEL_ATTR in f.properties
+    )
+
+
+def kernels_of(module: ModuleOp) -> list[Kernel]:
+    return [op for op in module.ops if is_kernel(op)]  # type: ignore[misc]
+
+
+def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
+    if name is not None:
+        found = SymbolTable.lookup_symbol(module, name)
+        if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
+            names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
+            raise _fail("no-kernel", None, f"no function named '{name}' in the module (kernels: {names})")
+        return found
+    kernels = kernels_of(module)
+    if len(kernels) != 1:
+        raise _fail(
+            "no-kernel",
+            None,
+            f"the module has {len(kernels)} kernels; name one with kernel=... (--kernel)",
+        )
+    return kernels[0]
+
+
+def block_dims(kernel: Kernel, threads: int | None) -> tuple[int, int, int]:
+    """The CTA shape: reqntid when the kernel declares it (threads must agree), else (threads, 1, 1)."""
+    attr = kernel.attributes.get(REQNTID_ATTR) or kernel.attributes.get(NVVM_REQNTID_ATTR)
+    if attr is None:
+        attr = kernel.properties.get(NVVM_REQNTID_ATTR)
+    declared: tuple[int, ...] | None = None
+    if attr is not None:
+        declared = tuple(int(x) for x in attr.get_values())  # type: ignore[attr-defined]
+        declared = declared + (1,) * (3 - len(declared))
+    if threads is None:
+        if declared is None:
+            raise _fail("threads", kernel, "the kernel declares no reqntid: give the thread count (--threads)")
+        return declared  # type: ignore[return-value]
+    if declared is not None and int(np.prod(declared)) != threads:
+        raise _fail(
+            "threads",
+            kernel,
+            f"the kernel requires exactly {int(np.prod(declared))} threads (reqntid "
+            f"{', '.join(map(str, declared))}) but the run asks for {threads}",
+        )
+    if threads <= 0 or threads > 1024:
+        raise _fail("threads", kernel, f"a CTA has 1 to 1024 threads, got {threads}")
+    return declared if declared is not None else (threads, 1, 1)  # type: ignore[return-value]
+
+
+def _function_type(kernel: Kernel) -> list[Attribute]:
+    if isinstance(kernel, func.FuncOp):
+        return list(kernel.function_type.inputs.data)
+    return list(kernel.function_type.inputs.data)
+
+
+def _reachable_functions(module: ModuleOp, kernel: Kernel) -> list[Operation]:
+    out, todo, seen = [], [kernel], set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        out.append(f)
+        for op in f.walk():
+            if isinstance(op, func.CallOp):
+                callee = SymbolTable.lookup_symbol(module, op.callee)
+                if callee is not None:
+                    todo.append(callee)
+    return out
+
+
+def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[Finding]:
+    """Static problems that stop a run: ops without semantics, mixed cta_group."""
+    found: list[Finding] = []
+    groups: dict[int, Operation] = {}
+    for f in _reachable_functions(module, kernel):
+        for op in f.walk():
+            if op is f:
+                continue
+            if not probe.has_impl(op):
+                found.append(Finding(
+                    "unknown-op",
+                    diag.error(op, f"the interpreter has no semantics for '{op.name}': it cannot run this kernel"),
+                ))
+                continue
+            effect = tmem_effect(op)
+            if effect is not None and effect.cta_group is not None:
+                groups.setdefault(effect.cta_group, op)
+    if len(groups) > 1:
+        first, second = sorted(groups.values(), key=lambda o: _position(o))[:2]
+        g1 = tmem_effect(first).cta_group  # type: ignore[union-attr]
+        g2 = tmem_effect(second).cta_group  # type: ignore[union-attr]
+        found.append(Finding(
+            "mixed-cta-group",
+            diag.error(second, f"this op uses cta_group::{g2} but the kernel also uses cta_group::{g1}: "
+                               "all tcgen05 instructions of a kernel use the same cta_group")
+            .attach_note(f"cta_group::{g1} is used here", first),
+        ))
+    return found
+
+
+def _position(op: Operation) -> tuple[int, int]:
+    loc = diag.location_of(op)
+    return (loc.line, loc.column) if loc else (0, 0)
+
+
+def _global_data(op: Operation) -> tuple[str, int, tuple[int, ...], np.dtype, Any, bool]:
+    """(name, bytes, shape, dtype, initial values or None, shared) of a module-level global."""
+    if isinstance(op, llvm.GlobalOp):
+        t = op.global_type
+        inner = t
+        shape: tuple[int, ...] = ()
+        while isinstance(inner, llvm.LLVMArrayType):
+            shape += (inner.size.data,)
+            inner = inner.type
+        shape += V.lane_shape(inner)
+        space = op.addr_space.value.data if op.addr_space is not None else 0
+        init = op.value if isinstance(op.value, DenseIntOrFPElementsAttr) else None
+        init_values = None
+        if init is not None:
+            init_values = np.array(init.get_values())
+        elif op.value is not None and hasattr(op.value, "value"):
+            init_values = np.array([op.value.value.data])  # type: ignore[attr-defined]
+        return op.sym_name.data, type_size(t), shape or (1,), V.element_dtype(inner), init_values, space == 3
+    assert isinstance(op, memref.GlobalOp)
+    t = op.type
+    space = t.memory_space
+    shared = getattr(space, "value", None) is not None and space.value.data == 3  # type: ignore[union-attr]
+    shared = shared or str(space) == "#gpu.address_space<workgroup>"
+    dtype = V.element_dtype(t.get_element_type())
+    shape = tuple(t.get_shape())
+    init_values = None
+    if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
+        init_values = np.array(op.initial_value.get_values())
+    return op.sym_name.data, int(np.prod(shape)) * dtype.itemsize, shape, dtype, init_values, shared
+
+
+def _setup_globals(machine: Machine, module: ModuleOp) -> None:
+    for op in module.ops:
+        if not isinstance(op, (llvm.GlobalOp, memref.GlobalOp)):
+            continue
+        name, nbytes, shape, dtype, init, shared = _global_data(op)
+        count = max(nbytes // dtype.itemsize, 1)
+
+        def make() -> np.ndarray:
+            data = np.zeros(count, dtype=dtype)
+            if init is not None:
+                data[:] = np.broadcast_to(init.astype(dtype), data.shape) if init.size in (1, count) else 0
+            return data
+
+        if shared:
+            machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make()) for c in range(len(machine.ctas))]
+        else:
+            buf = machine.memory.add_global(f"@{name}", make())
+            machine.globals[name] = [buf] * len(machine.ctas)
+        machine.global_shapes[name] = (shape, dtype)
+
+
+def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """(per-warp argument values, the arrays the result reports) for the kernel's parameters."""
+    types = _function_type(kernel)
+    if len(args) != len(types):
+        raise _fail("arguments", kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
+    values: list[Any] = []
+    arrays: list[Any] = []
+    for i, (t, a) in enumerate(zip(types, args)):
+        if isinstance(t, MemRefType) or isinstance(t, llvm.LLVMPointerType):
+            arr = np.array(a, copy=True)
+            if isinstance(t, MemRefType):
+                want = V.element_dtype(t.get_element_type())
+                shape = tuple(t.get_shape())
+                if arr.dtype != want:
+                    raise _fail("arguments", kernel,
+                                f"argument {i} is {t}: it needs {want} elements, the run passes {arr.dtype}")
+                if any(d < 0 for d in shape) or arr.size != int(np.prod(shape)):
+                    raise _fail("arguments", kernel,
+                                f"argument {i} is {t}: it needs {int(np.prod(shape))} elements, the run "
+                                f"passes {arr.size}")
+                buf = machine.memory.add_global(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
+                values.append(MemRefValue(buf, shape, want))
+            else:
+                buf = machine.memory.add_global(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
+                values.append(np.full(V.WARP, buf.base, dtype=np.int64))
+            arrays.append(buf.data.reshape(arr.shape))
+        elif isinstance(t, (IntegerType, IndexType)) or V.element_dtype(t).kind == "f":
+            arr = np.asarray(a)
+            if arr.size != 1:
+                raise _fail("arguments", kernel, f"argument {i} is a scalar {t}, the run passes {arr.size} values")
+            values.append(V.splat(arr.reshape(()).astype(V.element_dtype(t)), t))
+            arrays.append(a)
+        else:
+            raise _fail("arguments", kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
+    return values, arrays
+
+
+def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_cta: int, cta: int,
+                       ctas: int, warps_per_cta: int) -> dict[str, np.ndarray]:
+    x, y, z = dims
+    full = lambda v: np.full(V.WARP, v, dtype=np.int32)  # noqa: E731
+    return {
+        "tid.x": (linear % x).astype(np.int32),
+        "tid.y": ((linear // x) % y).astype(np.int32),
+        "tid.z": (linear // (x * y)).astype(np.int32),
+        "ntid.x": full(x), "ntid.y": full(y), "ntid.z": full(z),
+        "ctaid.x": full(cta), "ctaid.y": full(0), "ctaid.z": full(0),
+        "nctaid.x": full(ctas), "nctaid.y": full(1), "nctaid.z": full(1),
+        "laneid": np.arange(V.WARP, dtype=np.int32),
+        "warpid": full(warp_in_cta),
+        "nwarpid": full(warps_per_cta),
+    }
+
+
+FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions)
+
+
+def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) -> WarpInterpreter:
+    cta, warp_in_cta = divmod(warp, machine.warps_per_cta)
+    linear = warp_in_cta * V.WARP + np.arange(V.WARP)
+    alive = linear < machine.threads
+    w = WarpInterpreter(module, machine, warp, cta, warp_in_cta, alive, linear)
+    w.special_registers = _special_registers(dims, linear, warp_in_cta, cta, ctas, machine.warps_per_cta)
+    return w
+
+
+def run_kernel(
+    source: str | ModuleOp,
+    kernel: str | None = None,
+    threads: int | None = None,
+    args: Sequence[Any] = (),
+    cta_pair: bool = False,
+    *,
+    ptx_version: tuple[int, int] | str = isa.DEFAULT_PTX_VERSION,
+    conservative: bool = False,
+    max_warp_ops: int = Options.max_warp_ops,
+    filename: str = "<input>",
+) -> RunResult:
+    """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
+
+    `args` are numpy arrays (memref and pointer parameters, copied: `result.args` holds them after
+    the run) or numbers (scalar parameters). Errors, warnings and notes are in the result; this
+    function raises only for a bug in the interpreter itself.
+    """
+    if isinstance(ptx_version, str):
+        ptx_version = isa.parse_ptx_version(ptx_version)
+    options = Options(ptx_version=ptx_version, conservative=conservative, max_warp_ops=max_warp_ops)
+    sources: dict[str, str] = {}
+    if isinstance(source, str):
+        sources[filename] = source
+        try:
+            module = parse_module(make_context(), source, filename)
+        except diag.DiagnosticError as e:
+            return RunResult(list(args), [Finding("parse", d) for d in e.diagnostics], sources=sources)
+    else:
+        module = source
+    broken = verify_diagnostics(module)
+    if broken:
+        return RunResult(list(args), [Finding("verify", d) for d in broken], sources=sources)
+    try:
+        k = find_kernel(module, kernel)
+        dims = block_dims(k, threads)
+    except _Setup as e:
+        return RunResult(list(args), e.findings, sources=sources)
+    ctas = 2 if cta_pair else 1
+    machine = Machine(int(np.prod(dims)), ctas, options)
+    warps = [_new_warp(module, machine, w, dims, ctas) for w in range(machine.warp_count)]
+    for w in warps:
+        for functions in FUNCTIONS:
+            w.register_implementations(functions())
+    machine.warp_interpreters = warps
+    problems = precheck(module, k, warps[0])
+    if problems:
+        return RunResult(list(args), problems, sources=sources)
+    try:
+        _setup_globals(machine, module)
+        arg_values, arrays = _setup_args(machine, k, args)
+    except _Setup as e:
+        return RunResult(list(args), e.findings, sources=sources)
+    except V.UnsupportedType as e:
+        return RunResult(list(args), [Finding("unsupported", diag.error(k, str(e)))], sources=sources)
+
+    def body(w: WarpInterpreter) -> None:
+        try:
+            w.run_ssacfg_region(k.body, tuple(arg_values), function_name(k))
+        except (KernelFault, Aborted):
+            raise
+        except V.UnsupportedType as e:
+            machine.report("unsupported", "error", w.current_op, f"{e} (warp {w.warp})")
+        except Exception as e:  # noqa: BLE001 -- becomes a diagnostic at the op, never a traceback
+            if os.environ.get("TMEM_TRACEBACK"):
+                traceback.print_exc()
+            machine.report(
+                "internal",
+                "error",
+                w.current_op,
+                f"interpreter internal error while executing '{w.current_op.name if w.current_op else '?'}' "
+                f"in warp {w.warp}: {type(e).__name__}: {e}",
+            )
+            machine.scheduler.abort()
+        finally:
+            w.finished = True
+
+    def guarded(w: WarpInterpreter):
+        def run() -> None:
+            try:
+                body(w)
+            except KernelFault:
+                pass
+
+        return run
+
+    machine.scheduler.run([guarded(w) for w in warps], machine.deadlock)
+    stopped = any(f.kind in ("deadlock", "step-limit", "internal") for f in machine.findings)
+    if not stopped:
+        machine.check_leaks()
+    findings = sorted(machine.findings, key=_finding_order)
+    return RunResult(
+        arrays,
+        findings,
+        [cta.tmem.cells.reshape(isa.TMEM_LANES, isa.TMEM_COLUMNS).copy() for cta in machine.ctas],
+        machine.total_ops,
+        machine.cells_moved,
+        sources,
+    )
+
+
+def _finding_order(f: Finding) -> tuple:
+    loc = f.diagnostic.location
+    return (0 if loc is None else 1, loc.file if loc else "", loc.line if loc else 0,
+            loc.column if loc else 0)
+

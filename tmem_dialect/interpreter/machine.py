@@ -1,0 +1,661 @@
+"""The machine a kernel runs on: CTAs with TMEM, allocators, barriers and shared memory; findings.
+
+The operations here are the semantics of TMEM effects (tmem_dialect.dialects.interfaces): the op
+implementations of both dialects ask `tmem_effect(op)` and call into this module, so tcgen05.* and
+nvvm.tcgen05.* share one implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.ir import Operation
+
+from tmem_dialect import diagnostics as diag
+from tmem_dialect import isa
+from tmem_dialect import memory_model as mm
+from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.interpreter import tmem as tm
+from tmem_dialect.interpreter.memory import Buffer, Memory, MemoryFault
+from tmem_dialect.interpreter.sync import Aborted, Barrier, Blocked, Scheduler, WarpClock, complete_barrier
+from tmem_dialect.interpreter.values import WARP
+
+if TYPE_CHECKING:
+    from tmem_dialect.interpreter.warp import WarpInterpreter
+
+YIELD_EVERY = 4096
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a run judges the kernel."""
+
+    ptx_version: tuple[int, int] = isa.DEFAULT_PTX_VERSION
+    conservative: bool = False  # report register use before wait::ld (as a note)
+    max_warp_ops: int = 20_000_000
+
+
+@dataclass
+class Finding:
+    """A diagnostic and the misuse category it belongs to (for comparing runs)."""
+
+    kind: str
+    diagnostic: diag.Diagnostic
+
+
+class KernelFault(Exception):
+    """Stops the executing warp after an error that leaves it no meaningful way to continue."""
+
+
+@dataclass
+class SharedShadow:
+    """Happens-before metadata of one shared buffer, per 32-bit word."""
+
+    writer: np.ndarray
+    write_clock: np.ndarray
+    write_op: list[Operation | None]
+    read_clock: np.ndarray  # [warps, words]
+
+    @staticmethod
+    def new(words: int, warps: int) -> SharedShadow:
+        return SharedShadow(
+            np.full(words, -1, dtype=np.int64),
+            np.zeros(words, dtype=np.int64),
+            [None] * words,
+            np.full((warps, words), -1, dtype=np.int64),
+        )
+
+
+@dataclass
+class PairMatch:
+    """A cta_group::2 rendezvous: the two warps (one per CTA) that execute the same op together."""
+
+    kind: EffectKind
+    first: WarpInterpreter
+    first_op: Operation
+    second: WarpInterpreter | None = None
+    done: bool = False
+    result: object = None
+
+
+@dataclass
+class CTA:
+    index: int
+    threads: int
+    warps: list[int]
+    tmem: tm.TensorMemory
+    barriers: dict[int, Barrier] = field(default_factory=dict)
+    shared: dict[str, Buffer] = field(default_factory=dict)
+
+
+class Machine:
+    """All state of one kernel run."""
+
+    def __init__(self, threads: int, ctas: int, options: Options):
+        self.options = options
+        self.threads = threads
+        self.warps_per_cta = (threads + WARP - 1) // WARP
+        self.warp_count = self.warps_per_cta * ctas
+        self.memory = Memory(ctas)
+        self.ctas = [
+            CTA(
+                c,
+                threads,
+                list(range(c * self.warps_per_cta, (c + 1) * self.warps_per_cta)),
+                tm.TensorMemory(self.warps_per_cta, c * self.warps_per_cta),
+            )
+            for c in range(ctas)
+        ]
+        self.clocks = [WarpClock.new(w, self.warp_count) for w in range(self.warp_count)]
+        self.history = tm.History(self.warp_count)
+        self.scheduler = Scheduler(self.warp_count)
+        self.findings: list[Finding] = []
+        self._seen: set[tuple] = set()
+        self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
+        self.shadows: dict[int, SharedShadow] = {}
+        self.warp_interpreters: list[WarpInterpreter] = []
+        self.total_ops = 0
+        self.cells_moved = 0
+        self.exited_threads = [0] * ctas
+        # symbol -> one buffer per CTA (the same buffer for every CTA unless it is shared memory)
+        self.globals: dict[str, list[Buffer]] = {}
+        self.global_shapes: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
+        self.tile_maps: dict[tuple[int, int], tuple[Operation, tuple[np.ndarray, ...]]] = {}
+
+    # ---- module globals ---------------------------------------------------------------------
+
+    def global_buffer(self, w: WarpInterpreter, name: str) -> Buffer:
+        return self.globals[name][w.cta]
+
+    def global_memref(self, w: WarpInterpreter, name: str):
+        from tmem_dialect.interpreter.warp import MemRefValue
+
+        shape, dtype = self.global_shapes[name]
+        return MemRefValue(self.globals[name][w.cta], shape, dtype)
+
+    # ---- findings -----------------------------------------------------------------------
+
+    def report(
+        self,
+        kind: str,
+        severity: str,
+        op: Operation | None,
+        message: str,
+        notes: list[tuple[str, Operation | None]] | tuple = (),
+        key: tuple | None = None,
+    ) -> None:
+        """Record a finding once per (kind, op, key)."""
+        dedupe = (kind, id(op), key if key is not None else message)
+        if dedupe in self._seen:
+            return
+        self._seen.add(dedupe)
+        make = {"error": diag.error, "warning": diag.warning, "note": diag.note}[severity]
+        d = make(op, message)
+        for text, at in notes:
+            d.attach_note(text, at)
+        self.findings.append(Finding(kind, d))
+
+    def report_problem(self, p: tm.Problem, op: Operation) -> None:
+        self.report(p.kind, p.severity, op, p.message, p.notes, key=(p.kind, id(p.related)))
+
+    # ---- per-warp helpers ---------------------------------------------------------------
+
+    def count_op(self, w: WarpInterpreter) -> None:
+        self.total_ops += 1
+        if self.total_ops > self.options.max_warp_ops:
+            self.report(
+                "step-limit",
+                "error",
+                w.current_op,
+                f"the run stopped after {self.options.max_warp_ops} interpreted warp operations "
+                f"(warp {w.warp} was here); the kernel may not terminate",
+            )
+            self.scheduler.abort()
+            raise Aborted()
+        w.since_yield += 1
+        if w.since_yield >= YIELD_EVERY:
+            w.since_yield = 0
+            self.scheduler.yield_now(w.warp)
+
+    def check_collective(self, w: WarpInterpreter, op: Operation, what: str) -> None:
+        """A `.sync.aligned` op must be executed by every (non-exited) thread of the warp."""
+        if w.is_full:
+            return
+        missing = np.flatnonzero(w.alive & ~w.mask)
+        self.report(
+            "partial-collective",
+            "error",
+            op,
+            f"{what} is warp-collective (.sync.aligned) but warp {w.warp} executes it with only "
+            f"{int(w.mask.sum())} of its {int(w.alive.sum())} threads (thread {w.thread_id(int(missing[0]))} "
+            "does not take this path)",
+            key=w.warp,
+        )
+
+    def uniform(self, w: WarpInterpreter, op: Operation, values: np.ndarray, what: str) -> int:
+        """The warp-uniform value of a collective operand (reports lanes that differ)."""
+        lane = int(np.argmax(w.mask))
+        first = values[lane]
+        differs = (values != first) & w.mask
+        if differs.any():
+            other = int(np.argmax(differs))
+            self.report(
+                "divergent-operand",
+                "error",
+                op,
+                f"the {what} of a warp-collective op must be the same in every thread, but in warp "
+                f"{w.warp} thread {w.thread_id(lane)} has {int(first)} and thread "
+                f"{w.thread_id(other)} has {int(values[other])}",
+                key=w.warp,
+            )
+        return int(first)
+
+    # ---- memory (with shared-memory race detection) -------------------------------------
+
+    def load(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, dtype: np.dtype, count: int):
+        try:
+            values, acc = self.memory.load(addresses, w.mask, dtype, count, w.cta)
+        except MemoryFault as e:
+            self._fault(w, op, "load", e)
+            return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
+        if acc.buffer.space == 3:
+            self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=False)
+        return values
+
+    def store(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, values: np.ndarray,
+              dtype: np.dtype, count: int) -> None:
+        try:
+            acc = self.memory.store(addresses, w.mask, values, dtype, count, w.cta)
+        except MemoryFault as e:
+            self._fault(w, op, "store", e)
+            return
+        if acc.buffer.space == 3:
+            self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=True)
+
+    def _fault(self, w: WarpInterpreter, op: Operation, what: str, e: MemoryFault) -> None:
+        self.report("memory-fault", "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
+
+    def _shared_access(self, w, op, buf: Buffer, index: np.ndarray, dtype: np.dtype, count: int,
+                       write: bool) -> None:
+        shadow = self.shadows.get(id(buf))
+        if shadow is None:
+            shadow = SharedShadow.new((buf.nbytes + 3) // 4, self.warp_count)
+            self.shadows[id(buf)] = shadow
+        first = index[w.mask] * dtype.itemsize
+        size = dtype.itemsize * max(count, 1)
+        words = np.unique(np.concatenate([np.arange(b // 4, (b + size + 3) // 4) for b in np.unique(first)]))
+        clock = self.clocks[w.warp]
+        writers = shadow.writer[words]
+        racy = (writers >= 0) & (writers != w.warp)
+        if racy.any():
+            wc = shadow.write_clock[words]
+            unordered = racy & (wc > clock.vc[np.maximum(writers, 0)])
+            if unordered.any():
+                i = int(np.argmax(unordered))
+                p = int(writers[i])
+                wop = shadow.write_op[int(words[i])]
+                self.report(
+                    "shared-race",
+                    "error",
+                    op,
+                    f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(words[i]) * 4}) "
+                    f"which warp {p} wrote, with no barrier ordering the two",
+                    [(f"warp {p} wrote it here", wop)],
+                    key=(id(wop), w.warp),
+                )
+        if write:
+            reads = shadow.read_clock[:, words]
+            others = np.arange(self.warp_count) != w.warp
+            late = (reads > clock.vc[:, None]) & others[:, None]
+            if late.any():
+                p, i = (int(x) for x in np.argwhere(late)[0])
+                self.report(
+                    "shared-race",
+                    "error",
+                    op,
+                    f"warp {w.warp} writes {buf.name} (byte {int(words[i]) * 4}) which warp {p} reads, "
+                    "with no barrier ordering the two",
+                    key=("read", p, w.warp),
+                )
+            shadow.writer[words] = w.warp
+            shadow.write_clock[words] = clock.now
+            for word in words:
+                shadow.write_op[int(word)] = op
+        else:
+            shadow.read_clock[w.warp, words] = clock.now
+
+    # ---- TMEM data movement ---------------------------------------------------------------
+
+    def tmem_access(
+        self,
+        w: WarpInterpreter,
+        op: Operation,
+        kind: EffectKind,
+        lanes: np.ndarray,
+        cols: np.ndarray,
+        threads: np.ndarray,
+        cells: Callable[[], tuple[np.ndarray, np.ndarray]],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Check and record one warp's access of cells (lanes, cols); returns (flat, valid mask).
+
+        `threads` gives the thread (lane id in the warp) of each cell, for messages.
+        """
+        cta = self.ctas[w.cta]
+        valid = (lanes >= 0) & (lanes < tm.LANES) & (cols >= 0) & (cols < tm.COLUMNS)
+        if not valid.all():
+            i = int(np.argmax(~valid))
+            self.report(
+                "out-of-tmem",
+                "error",
+                op,
+                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads.flat[i]))}) addresses "
+                f"TMEM lane {int(lanes.flat[i])}, column {int(cols.flat[i])}, outside the "
+                f"{tm.LANES} x {tm.COLUMNS} Tensor Memory",
+                key=w.warp,
+            )
+        flat = (lanes * tm.COLUMNS + cols)[valid]
+        vthreads = threads[valid]
+        quarter = isa.lane_quarter(w.warp_in_cta)
+        vlanes = lanes[valid]
+        outside = (vlanes < quarter.start) | (vlanes >= quarter.stop)
+        if outside.any():
+            i = int(np.argmax(outside))
+            self.report(
+                "lane-quarter",
+                "error",
+                op,
+                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(vthreads[i]))}) accesses "
+                f"{tm.cell_text(int(flat[i]))}, outside the warp's lane quarter "
+                f"{quarter.start}..{quarter.stop - 1} (warp w may access lanes 32*(w%4)..32*(w%4)+31)",
+                key=w.warp,
+            )
+        owner = cta.tmem.allocator.owner[flat % tm.COLUMNS]
+        unallocated = owner < 0
+        if unallocated.any():
+            i = int(np.argmax(unallocated))
+            column = int(flat[i]) % tm.COLUMNS
+            freed = cta.tmem.allocator.last_freed_column(column)
+            notes = [("it was freed here", freed.dealloc_op)] if freed is not None else []
+            self.report(
+                "unallocated",
+                "error",
+                op,
+                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(vthreads[i]))}) accesses "
+                f"{tm.cell_text(int(flat[i]))}, which is not allocated",
+                notes,
+                key=w.warp,
+            )
+
+        def thread_of(f: int) -> int | None:
+            hit = np.flatnonzero(flat == f)
+            return w.thread_id(int(vthreads[hit[0]])) if hit.size else None
+
+        clock = self.clocks[w.warp]
+        for p in tm.conflicts(cta.tmem, self.history, flat, kind, w.warp, op, clock, thread_of,
+                              self.options.ptx_version, self._seen):
+            self.report_problem(p, op)
+        rec = self.history.new(w.warp, kind, op, clock, cells, w.thread_id(0))
+        tm.record(cta.tmem, rec, flat)
+        self.cells_moved += flat.size
+        w.last_record = rec
+        return flat, valid
+
+    # ---- allocation lifecycle ---------------------------------------------------------------
+
+    def check_cta_group(self, w: WarpInterpreter, op: Operation, group: int) -> int:
+        if group == 2 and len(self.ctas) < 2:
+            self.report(
+                "cta-pair-required",
+                "error",
+                op,
+                "cta_group::2 needs a CTA pair: run the kernel with cta_pair=True (tmem-run --cta-pair)",
+            )
+            return 1
+        return group
+
+    def alloc(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
+        self.check_collective(w, op, op.name)
+        ncols = self._ncols(w, op, effect)
+        group = self.check_cta_group(w, op, effect.cta_group or 1)
+        if ncols is None:
+            return
+        if group == 2:
+            match = self._rendezvous(w, op, EffectKind.ALLOC)
+            if match.second is w:
+                peer = match.first
+                base = self._wait_for_room(w, op, ncols, [self.ctas[0], self.ctas[1]])
+                match.result = base
+                self._take(peer, match.first_op, ncols, base, 2)
+                self._take(w, op, ncols, base, 2)
+                match.done = True
+            return
+        base = self._wait_for_room(w, op, ncols, [self.ctas[w.cta]])
+        self._take(w, op, ncols, base, 1)
+
+    def _take(self, w: WarpInterpreter, op: Operation, ncols: int, base: int, group: int) -> None:
+        cta = self.ctas[w.cta]
+        alloc = cta.tmem.allocator
+        if alloc.relinquished is not None:
+            self.report(
+                "alloc-after-relinquish",
+                "error",
+                op,
+                f"warp {w.warp} allocates TMEM after this CTA gave up its allocation permit",
+                [("tcgen05.relinquish_alloc_permit was executed here", alloc.relinquished)],
+            )
+        if alloc.last_ncols is not None and ncols > alloc.last_ncols:
+            self.report(
+                "alloc-size-increase",
+                "error",
+                op,
+                f"warp {w.warp} allocates {ncols} TMEM columns after an allocation of "
+                f"{alloc.last_ncols}: allocation sizes must not increase within a CTA",
+                [(f"the earlier allocation of {alloc.last_ncols} columns", alloc.last_alloc.op if alloc.last_alloc else None)],
+            )
+        clock = self.clocks[w.warp]
+        for freed in alloc.freed_clocks(base, ncols):
+            # The allocator hands out freed columns only after the dealloc: an ordering edge.
+            clock.acquire(freed)
+            np.maximum(clock.fenced, freed, out=clock.fenced)
+        alloc.take(base, ncols, w.warp, op, group)
+        slot = w.env[self._slot_value(op)]
+        address = isa.make_taddr(0, base)
+        self._write_slot(w, op, slot, address)
+
+    def _slot_value(self, op: Operation):
+        from tmem_dialect.dialects.interfaces import tmem_effect
+
+        effect = tmem_effect(op)
+        assert effect is not None and effect.address is not None
+        return effect.address
+
+    def _write_slot(self, w: WarpInterpreter, op: Operation, slot, address: int) -> None:
+        from tmem_dialect.interpreter.warp import MemRefValue
+
+        value = np.full(WARP, address, dtype=np.uint32).view(np.int32)
+        if isinstance(slot, MemRefValue):
+            addresses = np.full(WARP, slot.buffer.base, dtype=np.int64)
+        else:
+            addresses = np.full(WARP, self.uniform(w, op, slot, "address slot"), dtype=np.int64)
+        # Only one thread's write is needed; the collective writes the same value from all.
+        self.store(w, op, addresses, value, np.dtype(np.int32), 0)
+
+    def _wait_for_room(self, w: WarpInterpreter, op: Operation, ncols: int, ctas: list[CTA]) -> int:
+        def room() -> int | None:
+            lo = 0
+            while lo + ncols <= tm.COLUMNS:
+                if all((c.tmem.allocator.owner[lo : lo + ncols] < 0).all() for c in ctas):
+                    return lo
+                lo += ncols
+            return None
+
+        base = room()
+        while base is None:
+            free = min(int((c.tmem.allocator.owner < 0).sum()) for c in ctas)
+            self.scheduler.block(
+                w.warp,
+                f"tcgen05.alloc of warp {w.warp} waits for {ncols} free TMEM columns "
+                f"({free} are free, not in one aligned range) and no other warp frees any",
+                lambda: room() is not None,
+                op,
+            )
+            base = room()
+        return base
+
+    def _ncols(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> int | None:
+        if effect.ncols is not None:
+            return effect.ncols
+        assert effect.ncols_value is not None
+        n = self.uniform(w, op, w.env[effect.ncols_value], "column count")
+        if err := isa.ncols_error(n):
+            self.report("bad-ncols", "error", op, f"warp {w.warp}: {err}", key=w.warp)
+            return None
+        return n
+
+    def _rendezvous(self, w: WarpInterpreter, op: Operation, kind: EffectKind) -> PairMatch:
+        """cta_group::2: the first warp of the pair blocks until the peer CTA's warp arrives."""
+        peer_cta = 1 - w.cta
+        waiting = self._pair_waiting.get((kind, peer_cta))
+        if waiting is not None:
+            del self._pair_waiting[(kind, peer_cta)]
+            waiting.second = w
+            a, b = self.clocks[waiting.first.warp], self.clocks[w.warp]
+            joined = np.maximum(a.vc, b.vc)
+            a.acquire(joined)
+            b.acquire(joined)
+            a.tick()
+            b.tick()
+            return waiting
+        match = PairMatch(kind, w, op)
+        self._pair_waiting[(kind, w.cta)] = match
+        self.scheduler.block(
+            w.warp,
+            f"{op.name} (cta_group::2) of warp {w.warp} waits for a warp of the peer CTA "
+            f"{peer_cta} to execute it too",
+            lambda: match.done,
+            op,
+        )
+        return match
+
+    def dealloc(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
+        self.check_collective(w, op, op.name)
+        ncols = self._ncols(w, op, effect)
+        group = self.check_cta_group(w, op, effect.cta_group or 1)
+        assert effect.address is not None
+        taddr = self.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
+        if ncols is None:
+            return
+        if group == 2:
+            match = self._rendezvous(w, op, EffectKind.DEALLOC)
+            if match.second is w:
+                match.done = True
+        self._free(w, op, taddr, ncols)
+
+    def _free(self, w: WarpInterpreter, op: Operation, taddr: int, ncols: int) -> None:
+        cta = self.ctas[w.cta]
+        alloc = cta.tmem.allocator
+        lane, column = isa.taddr_lane(taddr), isa.taddr_column(taddr)
+        if lane != 0:
+            self.report(
+                "bad-dealloc",
+                "error",
+                op,
+                f"warp {w.warp} deallocates address lane {lane}, column {column}: tcgen05.dealloc "
+                "takes the allocation's base address (lane 0)",
+            )
+        a = alloc.live_at(column)
+        if a is None:
+            freed = alloc.freed_at(column)
+            if freed is not None:
+                self.report(
+                    "double-dealloc",
+                    "error",
+                    op,
+                    f"warp {w.warp} deallocates TMEM column {column} again: the allocation of "
+                    f"{freed.ncols} columns there was already freed",
+                    [("it was freed here", freed.dealloc_op), ("it was allocated here", freed.op)],
+                )
+            else:
+                self.report(
+                    "bad-dealloc",
+                    "error",
+                    op,
+                    f"warp {w.warp} deallocates TMEM column {column}, where no allocation starts",
+                )
+            return
+        if a.ncols != ncols:
+            self.report(
+                "wrong-size-dealloc",
+                "error",
+                op,
+                f"warp {w.warp} deallocates {ncols} columns at TMEM column {column} but the "
+                f"allocation there has {a.ncols}",
+                [(f"the allocation of {a.ncols} columns", a.op)],
+            )
+        lanes = np.repeat(np.arange(tm.LANES), a.ncols)
+        cols = np.tile(np.arange(a.base, a.base + a.ncols), tm.LANES)
+        flat = lanes * tm.COLUMNS + cols
+        clock = self.clocks[w.warp]
+        for p in tm.conflicts(cta.tmem, self.history, flat, EffectKind.DEALLOC, w.warp, op, clock,
+                              lambda f: None, self.options.ptx_version, self._seen):
+            self.report_problem(p, op)
+        rec = self.history.new(w.warp, EffectKind.DEALLOC, op, clock,
+                               lambda: (flat, np.zeros_like(flat)), w.thread_id(0), synchronous=True)
+        tm.record(cta.tmem, rec, flat)
+        alloc.free(a, op, clock.vc)
+        clock.tick()
+
+    def relinquish(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
+        self.check_collective(w, op, op.name)
+        group = self.check_cta_group(w, op, effect.cta_group or 1)
+        if group == 2:
+            match = self._rendezvous(w, op, EffectKind.RELINQUISH)
+            if match.second is w:
+                match.done = True
+        alloc = self.ctas[w.cta].tmem.allocator
+        if alloc.relinquished is None:
+            alloc.relinquished = op
+
+    def wait(self, w: WarpInterpreter, op: Operation, kind: EffectKind) -> None:
+        self.check_collective(w, op, op.name)
+        self.history.complete(w.warp, kind, self.clocks[w.warp])
+        if kind is EffectKind.WAIT_LD:
+            w.pending_registers.clear()
+
+    def fence(self, w: WarpInterpreter, kind: EffectKind) -> None:
+        clock = self.clocks[w.warp]
+        if kind is EffectKind.FENCE_BEFORE:
+            clock.fence_before()
+        else:
+            clock.fence_after()
+
+    # ---- barriers ---------------------------------------------------------------------------
+
+    def barrier(self, w: WarpInterpreter, op: Operation, barrier_id: int, count: int | None,
+                aligned: bool) -> None:
+        if aligned:
+            self.check_collective(w, op, f"{op.name} (bar.sync, aligned)")
+        cta = self.ctas[w.cta]
+        expected = count if count is not None else cta.threads
+        b = cta.barriers.get(barrier_id)
+        if b is None:
+            b = cta.barriers[barrier_id] = Barrier(expected)
+        if b.arrived_threads and b.expected != expected:
+            self.report(
+                "barrier-count",
+                "error",
+                op,
+                f"warp {w.warp} arrives at barrier {barrier_id} expecting {expected} threads while "
+                f"other warps expect {b.expected}",
+            )
+        b.expected = expected
+        b.arrived_threads += int(w.mask.sum())
+        b.warps.append(w.warp)
+        b.ops.append(op)
+        if b.arrived_threads >= b.expected:
+            complete_barrier(b, self.clocks)
+            return
+        generation = b.generation
+        self.scheduler.block(
+            w.warp,
+            f"warp {w.warp} waits at barrier {barrier_id}",
+            lambda: b.generation != generation,
+            op,
+        )
+
+    def deadlock(self, stuck: list[tuple[int, Blocked]]) -> None:
+        """No warp can make progress: report where each blocked warp waits."""
+        exited = [w for w, wi in enumerate(self.warp_interpreters) if wi.finished]
+        for warp, blocked in stuck:
+            detail = blocked.reason
+            op = blocked.op
+            cta = self.ctas[self.warp_interpreters[warp].cta]
+            for bid, b in cta.barriers.items():
+                if warp in b.warps:
+                    detail += f" ({b.arrived_threads} of {b.expected} threads arrived)"
+            if exited:
+                detail += f"; warps {', '.join(map(str, exited))} have exited"
+            others = sorted(w for w, _ in stuck if w != warp)
+            if others:
+                detail += f"; warps {', '.join(map(str, others))} are blocked too"
+            self.report("deadlock", "error", op if isinstance(op, Operation) else None,
+                        f"deadlock: {detail}", key=warp)
+
+    def check_leaks(self) -> None:
+        for cta in self.ctas:
+            for a in cta.tmem.allocator.allocations:
+                if a.live:
+                    where = f" of CTA {cta.index}" if len(self.ctas) > 1 else ""
+                    self.report(
+                        "leak",
+                        "error",
+                        a.op,
+                        f"TMEM leak: the {a.ncols} columns that warp {a.warp} allocated here at "
+                        f"column {a.base}{where} are never deallocated before the kernel exits",
+                        key=cta.index,
+                    )
+

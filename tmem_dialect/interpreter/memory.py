@@ -1,0 +1,177 @@
+"""Global and shared memory of a kernel run: buffers at numeric addresses, typed per-lane loads and stores.
+
+Global buffers (the kernel's array arguments and non-shared globals) live at 64-bit addresses
+shared by all CTAs; each CTA has its own shared memory (addrspace 3) in a low 32-bit window, so the
+same shared address names a different word in each CTA of a pair. A generic pointer into the
+shared window resolves to the executing CTA's shared memory.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tmem_dialect.interpreter.values import WARP
+
+SHARED_BASE = 0x0001_0000
+SHARED_LIMIT = 0x8000_0000
+GLOBAL_BASE = 0x1_0000_0000
+GLOBAL_STRIDE = 0x1_0000_0000
+SHARED = 3
+GLOBAL = 1
+
+
+class MemoryFault(Exception):
+    """A load or store that no buffer backs (out of bounds, misaligned, null)."""
+
+
+@dataclass
+class Buffer:
+    """One contiguous allocation: its bytes, base address and a name for messages."""
+
+    name: str
+    base: int
+    data: np.ndarray  # the user-visible array (contiguous)
+    space: int
+    raw: np.ndarray = field(init=False)
+    _typed: dict[np.dtype, np.ndarray] = field(default_factory=dict, init=False)
+
+    def __post_init__(self):
+        self.raw = self.data.reshape(-1).view(np.uint8)
+
+    @property
+    def nbytes(self) -> int:
+        return self.raw.size
+
+    def typed(self, dtype: np.dtype) -> np.ndarray:
+        view = self._typed.get(dtype)
+        if view is None:
+            usable = self.raw.size - self.raw.size % dtype.itemsize
+            view = self.raw[:usable].view(dtype)
+            self._typed[dtype] = view
+        return view
+
+
+class AddressSpace:
+    """Buffers ordered by base address; resolves per-lane addresses to (buffer, element index)."""
+
+    def __init__(self):
+        self._bases: list[int] = []
+        self._buffers: list[Buffer] = []
+
+    def add(self, buffer: Buffer) -> Buffer:
+        at = bisect_right(self._bases, buffer.base)
+        self._bases.insert(at, buffer.base)
+        self._buffers.insert(at, buffer)
+        return buffer
+
+    def find(self, address: int) -> Buffer | None:
+        at = bisect_right(self._bases, address) - 1
+        if at < 0:
+            return None
+        buf = self._buffers[at]
+        return buf if address < buf.base + max(buf.nbytes, 1) else None
+
+    @property
+    def buffers(self) -> list[Buffer]:
+        return list(self._buffers)
+
+
+@dataclass
+class Access:
+    """Where the active lanes of one load/store land: one buffer and per-lane element indices."""
+
+    buffer: Buffer
+    index: np.ndarray  # (32,) element index into buffer.typed(dtype), meaningful on active lanes
+
+
+class Memory:
+    """All memory of a run: one global space and one shared space per CTA."""
+
+    def __init__(self, ctas: int):
+        self.global_space = AddressSpace()
+        self.shared_spaces = [AddressSpace() for _ in range(ctas)]
+        self._next_global = GLOBAL_BASE
+        self._next_shared = [SHARED_BASE] * ctas
+
+    def add_global(self, name: str, data: np.ndarray) -> Buffer:
+        buf = Buffer(name, self._next_global, data, GLOBAL)
+        self._next_global += GLOBAL_STRIDE
+        return self.global_space.add(buf)
+
+    def add_shared(self, cta: int, name: str, data: np.ndarray, alignment: int = 16) -> Buffer:
+        base = self._next_shared[cta]
+        base = (base + alignment - 1) // alignment * alignment
+        buf = Buffer(name, base, data, SHARED)
+        self._next_shared[cta] = base + max(buf.nbytes, 1)
+        return self.shared_spaces[cta].add(buf)
+
+    def space_for(self, address: int, cta: int) -> AddressSpace:
+        return self.shared_spaces[cta] if SHARED_BASE <= address < SHARED_LIMIT else self.global_space
+
+    def resolve(
+        self, addresses: np.ndarray, mask: np.ndarray, dtype: np.dtype, count: int, cta: int
+    ) -> Access:
+        """Resolve the active lanes' addresses of an access of `count` elements of `dtype`.
+
+        All active lanes must fall in one buffer (the common case, checked vectorized); lanes in
+        different buffers, outside any buffer, or misaligned raise MemoryFault.
+        """
+        active = addresses[mask]
+        if active.size == 0:
+            buf = self.global_space.buffers[0] if self.global_space.buffers else None
+            if buf is None:
+                raise MemoryFault("no memory")
+            return Access(buf, np.zeros(WARP, dtype=np.int64))
+        lo, hi = int(active.min()), int(active.max())
+        space = self.space_for(lo, cta)
+        buf = space.find(lo)
+        if buf is None:
+            raise MemoryFault(f"address {lo:#x} is not inside any buffer")
+        size = dtype.itemsize * count
+        if hi + size > buf.base + buf.nbytes:
+            bad = int(active[active + size > buf.base + buf.nbytes][0])
+            raise MemoryFault(
+                f"access of {size} bytes at byte offset {bad - buf.base} is out of bounds of "
+                f"{buf.name} ({buf.nbytes} bytes)"
+            )
+        offsets = addresses - buf.base
+        misaligned = (offsets % dtype.itemsize != 0) & mask
+        if misaligned.any():
+            off = int(offsets[misaligned][0])
+            raise MemoryFault(
+                f"access at byte offset {off} of {buf.name} is not aligned to {dtype.itemsize} bytes"
+            )
+        return Access(buf, offsets // dtype.itemsize)
+
+    def load(
+        self, addresses: np.ndarray, mask: np.ndarray, dtype: np.dtype, count: int, cta: int
+    ) -> tuple[np.ndarray, Access]:
+        """Per-lane loads of `count` contiguous elements (count 0: one scalar per lane)."""
+        acc = self.resolve(addresses, mask, dtype, max(count, 1), cta)
+        typed = acc.buffer.typed(dtype)
+        index = np.where(mask, acc.index, 0)
+        if count == 0:
+            return typed[index], acc
+        return typed[index[:, None] + np.arange(count)], acc
+
+    def store(
+        self,
+        addresses: np.ndarray,
+        mask: np.ndarray,
+        values: np.ndarray,
+        dtype: np.dtype,
+        count: int,
+        cta: int,
+    ) -> Access:
+        acc = self.resolve(addresses, mask, dtype, max(count, 1), cta)
+        typed = acc.buffer.typed(dtype)
+        index = acc.index[mask]
+        data = values[mask].astype(dtype, copy=False)
+        if count == 0:
+            typed[index] = data
+        else:
+            typed[index[:, None] + np.arange(count)] = data
+        return acc

@@ -1,0 +1,1 @@
+"""Op implementations of the warp interpreter, one module per family of ops."""

@@ -1,0 +1,147 @@
+"""Control flow with per-lane divergence: scf.if/for/while, func, llvm.br/cond_br/return.
+
+scf.yield, scf.condition, func.return and func.call are xDSL's own implementations; the region
+ops are overridden so that lanes taking different paths run under their own masks and their
+results are merged lane by lane.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import llvm, scf
+from xdsl.interpreter import (
+    PythonValues,
+    ReturnedValues,
+    Successor,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
+
+from tmem_dialect.interpreter.values import merge
+from tmem_dialect.interpreter.warp import Branch, WarpInterpreter
+
+
+def _uniform(values: np.ndarray, mask: np.ndarray) -> bool:
+    active = values[mask]
+    return active.size == 0 or bool((active == active[0]).all())
+
+
+def _merge_all(mask: np.ndarray, new: PythonValues, old: PythonValues | None) -> tuple:
+    if old is None:
+        return tuple(new)
+    return tuple(merge(mask, n, o) for n, o in zip(new, old))
+
+
+@register_impls
+class ControlFunctions(ScfFunctions):
+    """scf region ops under lane masks (yield/condition inherited from xDSL)."""
+
+    @impl(scf.IfOp)
+    def run_if(self, interpreter: WarpInterpreter, op: scf.IfOp, args: PythonValues):
+        (cond,) = args
+        mask = interpreter.mask
+        taken = mask & cond
+        if not taken.any() or (taken == mask).all():
+            region = op.true_region if taken.any() else op.false_region
+            return interpreter.run_ssacfg_region(region, ())
+        results = None
+        interpreter.set_mask(taken)
+        results = interpreter.run_ssacfg_region(op.true_region, ())
+        other = mask & ~cond
+        if op.false_region.blocks:
+            interpreter.set_mask(other)
+            results = _merge_all(other, interpreter.run_ssacfg_region(op.false_region, ()), results)
+        interpreter.set_mask(mask)
+        return results
+
+    @impl(scf.ForOp)
+    def run_for(self, interpreter: WarpInterpreter, op: scf.ForOp, args: PythonValues):
+        lb, ub, step, *carried = args
+        mask = interpreter.mask
+        loop_args = tuple(carried)
+        if _uniform(lb, mask) and _uniform(ub, mask) and _uniform(step, mask):
+            lane = int(np.argmax(mask))
+            dtype = lb.dtype
+            for i in range(int(lb[lane]), int(ub[lane]), int(step[lane])):
+                iv = np.full(lb.shape, i, dtype=dtype)
+                loop_args = interpreter.run_ssacfg_region(op.body, (iv, *loop_args), "for")
+            return loop_args
+        iv = lb
+        active = mask & (iv < ub)
+        while active.any():
+            interpreter.set_mask(active)
+            new = interpreter.run_ssacfg_region(op.body, (iv, *loop_args), "for")
+            loop_args = _merge_all(active, new, loop_args)
+            iv = np.where(active, iv + step, iv)
+            active = active & (iv < ub)
+        interpreter.set_mask(mask)
+        return loop_args
+
+    @impl(scf.WhileOp)
+    def run_while(self, interpreter: WarpInterpreter, op: scf.WhileOp, args: PythonValues):
+        mask = interpreter.mask
+        active = mask
+        loop_args = args
+        results = None
+        while True:
+            interpreter.set_mask(active)
+            cond, *forwarded = interpreter.run_ssacfg_region(op.before_region, loop_args, "while")
+            stop = active & ~cond
+            if stop.any():
+                results = _merge_all(stop, forwarded, results)
+            go = active & cond
+            if not go.any():
+                break
+            interpreter.set_mask(go)
+            loop_args = interpreter.run_ssacfg_region(op.after_region, tuple(forwarded), "while")
+            active = go
+        interpreter.set_mask(mask)
+        return results if results is not None else ()
+
+    @impl(scf.IndexSwitchOp)
+    def run_index_switch(self, interpreter: WarpInterpreter, op: scf.IndexSwitchOp, args):
+        (index,) = args
+        mask = interpreter.mask
+        cases = tuple(op.cases.get_values())
+        results = None
+        remaining = mask.copy()
+        for case, region in zip(cases, op.case_regions):
+            lanes = remaining & (index == case)
+            if lanes.any():
+                interpreter.set_mask(lanes)
+                results = _merge_all(lanes, interpreter.run_ssacfg_region(region, ()), results)
+                remaining &= ~lanes
+        if remaining.any():
+            interpreter.set_mask(remaining)
+            results = _merge_all(remaining, interpreter.run_ssacfg_region(op.default_region, ()), results)
+        interpreter.set_mask(mask)
+        return results if results is not None else ()
+
+
+@register_impls
+class LLVMControlFunctions(FuncFunctions):
+    """func.* (xDSL's) plus llvm.br / llvm.cond_br (divergent) / llvm.return."""
+
+    @impl_terminator(llvm.BrOp)
+    def run_br(self, interpreter: WarpInterpreter, op: llvm.BrOp, args: PythonValues):
+        return Successor(op.successor, args), ()
+
+    @impl_terminator(llvm.CondBrOp)
+    def run_cond_br(self, interpreter: WarpInterpreter, op: llvm.CondBrOp, args: PythonValues):
+        cond = args[0]
+        n_then = len(op.then_arguments)
+        then_args, else_args = args[1 : 1 + n_then], args[1 + n_then :]
+        mask = interpreter.mask
+        taken = mask & cond
+        if not taken.any():
+            return Successor(op.else_block, else_args), ()
+        if (taken == mask).all():
+            return Successor(op.then_block, then_args), ()
+        return Branch([(taken, op.then_block, then_args), (mask & ~cond, op.else_block, else_args)]), ()
+
+    @impl_terminator(llvm.ReturnOp)
+    def run_llvm_return(self, interpreter: WarpInterpreter, op: llvm.ReturnOp, args: PythonValues):
+        return ReturnedValues(args), ()

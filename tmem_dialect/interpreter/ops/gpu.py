@@ -1,0 +1,252 @@
+"""GPU ops: special registers, barriers, and every TMEM op of tcgen05.* and nvvm.tcgen05.* via `tmem_effect`.
+
+The TMEM ops of both dialects are registered to one implementation, `run_tmem_op`, which reads
+what the op does from its TMEMEffect (kind, address operand, shape, num, packing, offset, column
+count, cta_group) and never from dialect-specific operands. The warpgroup tile ops of the tcgen05
+dialect (tile_load/tile_store, before lane assignment) are warpgroup-level ld/st: each warp moves
+the part of the fragment that its lane quarter holds.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+import numpy as np
+from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation
+
+from tmem_dialect import isa
+from tmem_dialect.dialects import nvvm, tcgen05
+from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter.tmem import COLUMNS
+from tmem_dialect.interpreter.warp import TMEMBufferValue, WarpInterpreter
+from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID
+from tmem_dialect.memory_model import EffectKind
+
+_THREADS = np.arange(V.WARP)
+
+
+def ldst_cells(taddr: int, effect: TMEMEffect, active: np.ndarray):
+    """(lanes, cols, threads), each [active threads, regs, halves], of one warp's ld/st."""
+    assert effect.shape is not None and effect.num is not None
+    lanes, cols = isa.access_cells(taddr, effect.shape, effect.num, effect.packed, effect.offset)
+    threads = np.broadcast_to(_THREADS[:, None, None], lanes.shape)
+    return lanes[active], cols[active], threads[active]
+
+
+def _flat_cells(lanes: np.ndarray, cols: np.ndarray, threads: np.ndarray):
+    valid = (lanes >= 0) & (lanes < isa.TMEM_LANES) & (cols >= 0) & (cols < COLUMNS)
+    return (lanes * COLUMNS + cols)[valid], threads[valid]
+
+
+def run_ldst(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> np.ndarray | None:
+    m = w.machine
+    m.check_collective(w, op, op.name)
+    assert effect.address is not None and effect.registers is not None
+    taddr = m.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
+    active = w.mask.copy()
+    lanes, cols, threads = ldst_cells(taddr, effect, active)
+    flat, valid = m.tmem_access(
+        w, op, effect.kind, lanes, cols, threads,
+        lambda: _flat_cells(*ldst_cells(taddr, effect, active)),
+    )
+    cells = m.ctas[w.cta].tmem.cells
+    if effect.kind is EffectKind.LD:
+        got = np.zeros(lanes.shape, dtype=np.uint32)
+        got[valid] = cells[flat]
+        out = np.zeros((V.WARP, *lanes.shape[1:]), dtype=np.uint32)
+        out[active] = got
+        if effect.packed:
+            regs = (out[..., 0] & 0xFFFF) | ((out[..., 1] & 0xFFFF) << 16)
+        else:
+            regs = out[..., 0]
+        result = regs.view(np.int32)
+        w.note_pending_registers(result, op)
+        return result
+    bits = np.ascontiguousarray(w.env[effect.registers]).view(np.uint32)
+    if effect.packed:
+        halves = np.stack([bits & 0xFFFF, bits >> 16], axis=-1)
+    else:
+        halves = bits[..., None]
+    cells[flat] = halves[active][valid]
+    return None
+
+
+def _cell_bits(values: np.ndarray) -> np.ndarray:
+    """Element values -> 32-bit TMEM cell contents (16-bit elements in the low half)."""
+    if values.dtype.itemsize == 4:
+        return values.view(np.uint32)
+    if values.dtype.itemsize == 2:
+        return values.view(np.uint16).astype(np.uint32)
+    raise V.UnsupportedType(f"TMEM tiles hold 16- or 32-bit elements, not {values.dtype}")
+
+
+def _from_cell_bits(bits: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if dtype.itemsize == 4:
+        return bits.astype(np.uint32).view(dtype)
+    return (bits & 0xFFFF).astype(np.uint16).view(dtype)
+
+
+def _tile_map(w: WarpInterpreter, op: tcgen05._TileOp, quarter: int):
+    key = (id(op), quarter)
+    hit = w.machine.tile_maps.get(key)
+    if hit is None or hit[0] is not op:
+        hit = (op, _compute_tile_map(op, quarter))
+        w.machine.tile_maps[key] = hit
+    return hit[1]
+
+
+def _compute_tile_map(op: tcgen05._TileOp, quarter: int):
+    """For warp `quarter` of the warpgroup: (TMEM lane, column) offsets and (thread, register) pairs."""
+    buffer_type = op.buffer_type
+    layout = buffer_type.tile_layout
+    shape = buffer_type.get_shape()
+    offsets, sizes = op.region_offsets, op.region_sizes
+    frag = op.fragment_layout
+    assert frag is not None
+    n = prod(sizes)
+    region = np.arange(n, dtype=np.int64)
+    coords = np.unravel_index(region, sizes)
+    in_buffer = np.ravel_multi_index(tuple(c + o for c, o in zip(coords, offsets)), shape)
+    tmem = layout.shard_coords(in_buffer)
+    regs = frag.shard_coords(region)
+    zero = np.zeros(n, dtype=np.int64)
+    lane, col = tmem.get(TLANE, zero), tmem.get(TCOL, zero)
+    parts = []
+    for rep in frag.replica_offsets():
+        warp = regs.get(WARPID, zero) + rep.get(WARPID, 0)
+        thread = regs.get(LANEID, zero) + rep.get(LANEID, 0)
+        reg = regs.get(M, zero) + rep.get(M, 0)
+        sel = warp == quarter
+        parts.append((lane[sel], col[sel], thread[sel], reg[sel]))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+
+
+def run_tile(w: WarpInterpreter, op: tcgen05._TileOp, args: PythonValues):
+    m = w.machine
+    m.check_collective(w, op, op.name)
+    load = isinstance(op, tcgen05.TileLoadOp)
+    buffer: TMEMBufferValue = args[0] if load else args[1]
+    taddr = m.uniform(w, op, buffer.taddr, "TMEM buffer address") & 0xFFFFFFFF
+    lane_off, col_off, thread, reg = _tile_map(w, op, w.warp_in_cta % isa.WARPS_PER_WARPGROUP)
+    on = w.mask[thread]
+    lane_off, col_off, thread, reg = lane_off[on], col_off[on], thread[on], reg[on]
+    lanes = isa.taddr_lane(taddr) + lane_off
+    cols = isa.taddr_column(taddr) + col_off
+    kind = EffectKind.LD if load else EffectKind.ST
+    flat, valid = m.tmem_access(w, op, kind, lanes, cols, thread,
+                                lambda: _flat_cells(lanes, cols, thread))
+    cells = m.ctas[w.cta].tmem.cells
+    if load:
+        result_type = op.results[0].type
+        out = V.zeros(result_type)
+        got = np.zeros(lanes.shape, dtype=np.uint32)
+        got[valid] = cells[flat]
+        out[thread, reg] = _from_cell_bits(got, out.dtype)
+        w.note_pending_registers(out, op)
+        return (out,)
+    value = args[0]
+    cells[flat] = _cell_bits(np.ascontiguousarray(value[thread, reg]))[valid]
+    return ()
+
+
+def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
+    """The semantics of any op with a TMEM effect, whichever dialect it belongs to."""
+    effect = tmem_effect(op)
+    assert effect is not None
+    m = w.machine
+    kind = effect.kind
+    if kind is EffectKind.ALLOC:
+        m.alloc(w, op, effect)
+    elif kind is EffectKind.DEALLOC:
+        m.dealloc(w, op, effect)
+    elif kind is EffectKind.RELINQUISH:
+        m.relinquish(w, op, effect)
+    elif kind in (EffectKind.LD, EffectKind.ST):
+        result = run_ldst(w, op, effect)
+        return (result,) if result is not None else ()
+    elif kind in (EffectKind.WAIT_LD, EffectKind.WAIT_ST):
+        m.wait(w, op, kind)
+    elif kind in (EffectKind.FENCE_BEFORE, EffectKind.FENCE_AFTER):
+        m.fence(w, kind)
+    elif kind is EffectKind.BARRIER:
+        run_barrier(w, op)
+    else:
+        m.report("unsupported-op", "error", op,
+                 f"the interpreter does not model {kind.value} accesses ({op.name})")
+    return ()
+
+
+def run_barrier(w: WarpInterpreter, op: Operation) -> None:
+    barrier_id, count, aligned = 0, None, True
+    if isinstance(op, nvvm.BarrierOp):
+        if op.barrierId is not None:
+            barrier_id = w.machine.uniform(w, op, w.env[op.barrierId], "barrier id")
+        if op.numberOfThreads is not None:
+            count = w.machine.uniform(w, op, w.env[op.numberOfThreads], "thread count")
+        aligned = op.aligned.value.data != 0
+    w.machine.barrier(w, op, barrier_id, count, aligned)
+
+
+def _tmem_impl(op_type: type[Operation]):
+    @impl(op_type)
+    def run(self, w: WarpInterpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return run_tmem_op(w, op)
+
+    return run
+
+
+def _sreg_impl(op_type: type[nvvm.SpecialRegister]):
+    name = op_type.name.removeprefix("nvvm.read.ptx.sreg.")
+
+    @impl(op_type)
+    def run(self, w: WarpInterpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return (w.special_registers[name],)
+
+    return run
+
+
+TMEM_OPS: tuple[type[Operation], ...] = (
+    tcgen05.AllocOp,
+    tcgen05.DeallocOp,
+    tcgen05.RelinquishAllocPermitOp,
+    tcgen05.LdOp,
+    tcgen05.StOp,
+    tcgen05.WaitOp,
+    tcgen05.FenceOp,
+    nvvm.Tcgen05AllocOp,
+    nvvm.Tcgen05DeallocOp,
+    nvvm.Tcgen05RelinquishAllocPermitOp,
+    nvvm.Tcgen05LdOp,
+    nvvm.Tcgen05StOp,
+    nvvm.Tcgen05WaitOp,
+    nvvm.Tcgen05FenceOp,
+    nvvm.BarrierOp,
+)
+
+
+def _gpu_namespace() -> dict:
+    ns: dict = {"__doc__": "TMEM ops of both dialects, barriers, special registers, TMEM tiles."}
+    for op_type in TMEM_OPS:
+        ns[f"run_{op_type.name.replace('.', '_')}"] = _tmem_impl(op_type)
+    for op_type in nvvm.SPECIAL_REGISTERS:
+        ns[f"run_{op_type.name.replace('.', '_')}"] = _sreg_impl(op_type)
+    return ns
+
+
+class _TileFunctions(InterpreterFunctions):
+    @impl(tcgen05.DeclBufferOp)
+    def run_decl_buffer(self, w: WarpInterpreter, op: tcgen05.DeclBufferOp, args: PythonValues):
+        return (TMEMBufferValue(args[0]),)
+
+    @impl(tcgen05.TileLoadOp)
+    def run_tile_load(self, w: WarpInterpreter, op: tcgen05.TileLoadOp, args: PythonValues):
+        return run_tile(w, op, args)
+
+    @impl(tcgen05.TileStoreOp)
+    def run_tile_store(self, w: WarpInterpreter, op: tcgen05.TileStoreOp, args: PythonValues):
+        return run_tile(w, op, args)
+
+
+GPUFunctions = register_impls(type("GPUFunctions", (_TileFunctions,), _gpu_namespace()))

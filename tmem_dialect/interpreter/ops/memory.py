@@ -1,0 +1,230 @@
+"""Memory and vector ops: memref/vector loads and stores, llvm pointers (gep, load, store, casts), vector shuffles.
+
+Every load and store goes through Machine.load/store, which resolves per-lane addresses, reports
+out-of-bounds or misaligned accesses and checks shared-memory races.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import llvm, memref, vector
+from xdsl.dialects.builtin import SymbolRefAttr
+from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation, SSAValue
+
+from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter.ops.scalar import convert
+from tmem_dialect.interpreter.warp import MemRefValue, WarpInterpreter
+
+GEP_DYNAMIC = llvm.GEP_USE_SSA_VAL
+
+
+def type_size(t) -> int:
+    """Bytes one value of `t` occupies in memory (LLVM's packed layout of our types)."""
+    if isinstance(t, llvm.LLVMArrayType):
+        return t.size.data * type_size(t.type)
+    count = int(np.prod(V.lane_shape(t))) if V.lane_shape(t) else 1
+    return V.element_dtype(t).itemsize * count
+
+
+def _linear_index(w: WarpInterpreter, op: Operation, m: MemRefValue, indices: tuple) -> np.ndarray:
+    linear = np.zeros(V.WARP, dtype=np.int64)
+    for d, (idx, extent, stride) in enumerate(zip(indices, m.shape, m.strides)):
+        bad = ((idx < 0) | (idx >= extent)) & w.mask
+        if bad.any():
+            lane = int(np.argmax(bad))
+            w.machine.report(
+                "memory-fault",
+                "error",
+                op,
+                f"index {int(idx[lane])} of dimension {d} is out of bounds (extent {extent}) in "
+                f"warp {w.warp} (thread {w.thread_id(lane)})",
+                key=w.warp,
+            )
+        linear = linear + idx.astype(np.int64) * stride
+    return linear
+
+
+def _addresses(m: MemRefValue, linear: np.ndarray) -> np.ndarray:
+    return m.buffer.base + linear * m.dtype.itemsize
+
+
+def _positions(w: WarpInterpreter, mixed: list[SSAValue | int]) -> list:
+    return [p if isinstance(p, int) else w.env[p] for p in mixed]
+
+
+def _take(vec: np.ndarray, positions: list) -> np.ndarray:
+    """vec[lane, p0, p1, ...] with static or per-lane positions."""
+    out = vec
+    for p in positions:
+        if isinstance(p, int):
+            out = out[:, p]
+        else:
+            idx = p.astype(np.int64).reshape((V.WARP,) + (1,) * (out.ndim - 1))
+            out = np.take_along_axis(out, idx, axis=1)[:, 0]
+    return out
+
+
+def _put(vec: np.ndarray, positions: list, value: np.ndarray) -> np.ndarray:
+    out = np.array(vec, copy=True)
+    lanes = np.arange(V.WARP)
+    index: list = [lanes]
+    for p in positions:
+        index.append(np.full(V.WARP, p) if isinstance(p, int) else p.astype(np.int64))
+    out[tuple(index)] = value
+    return out
+
+
+@register_impls
+class MemoryFunctions(InterpreterFunctions):
+    """memref, vector and llvm memory ops."""
+
+    # ---- memref / vector on memrefs ----------------------------------------------------------
+
+    @impl(memref.LoadOp)
+    def run_memref_load(self, w: WarpInterpreter, op: memref.LoadOp, args: PythonValues):
+        m, *indices = args
+        linear = _linear_index(w, op, m, tuple(indices))
+        return (w.machine.load(w, op, _addresses(m, linear), m.dtype, 0),)
+
+    @impl(memref.StoreOp)
+    def run_memref_store(self, w: WarpInterpreter, op: memref.StoreOp, args: PythonValues):
+        value, m, *indices = args
+        linear = _linear_index(w, op, m, tuple(indices))
+        w.machine.store(w, op, _addresses(m, linear), value, m.dtype, 0)
+        return ()
+
+    @impl(vector.LoadOp)
+    def run_vector_load(self, w: WarpInterpreter, op: vector.LoadOp, args: PythonValues):
+        m, *indices = args
+        shape = V.lane_shape(op.result.type)
+        linear = _linear_index(w, op, m, tuple(indices))
+        count = int(np.prod(shape))
+        values = w.machine.load(w, op, _addresses(m, linear), m.dtype, count)
+        return (values.reshape((V.WARP, *shape)),)
+
+    @impl(vector.StoreOp)
+    def run_vector_store(self, w: WarpInterpreter, op: vector.StoreOp, args: PythonValues):
+        value, m, *indices = args
+        linear = _linear_index(w, op, m, tuple(indices))
+        count = int(np.prod(value.shape[1:]))
+        w.machine.store(w, op, _addresses(m, linear), value.reshape(V.WARP, count), m.dtype, count)
+        return ()
+
+    @impl(memref.GetGlobalOp)
+    def run_get_global(self, w: WarpInterpreter, op: memref.GetGlobalOp, args: PythonValues):
+        return (w.machine.global_memref(w, op.name_.root_reference.data),)
+
+    # ---- vector value ops ----------------------------------------------------------------------
+
+    @impl(vector.BroadcastOp)
+    def run_broadcast(self, w: WarpInterpreter, op: vector.BroadcastOp, args: PythonValues):
+        (source,) = args
+        shape = V.lane_shape(op.vector.type)
+        src = source.reshape((V.WARP,) + (1,) * (len(shape) - (source.ndim - 1)) + source.shape[1:])
+        return (np.broadcast_to(src, (V.WARP, *shape)),)
+
+    @impl(vector.ExtractOp)
+    def run_extract(self, w: WarpInterpreter, op: vector.ExtractOp, args: PythonValues):
+        return (_take(args[0], _positions(w, op.get_mixed_position())),)
+
+    @impl(vector.InsertOp)
+    def run_insert(self, w: WarpInterpreter, op: vector.InsertOp, args: PythonValues):
+        source, dest = args[0], args[1]
+        return (_put(dest, _positions(w, op.get_mixed_position()), source),)
+
+    @impl(vector.ShuffleOp)
+    def run_shuffle(self, w: WarpInterpreter, op: vector.ShuffleOp, args: PythonValues):
+        a, b = args[0], args[1]
+        if a.ndim == 1:
+            a, b = a[:, None], b[:, None]
+        both = np.concatenate([a, b], axis=1)
+        return (both[:, list(op.mask.get_values())],)
+
+    @impl(vector.BitcastOp)
+    def run_vector_bitcast(self, w: WarpInterpreter, op: vector.BitcastOp, args: PythonValues):
+        from tmem_dialect.interpreter.ops.scalar import _bitcast
+
+        return (_bitcast(args[0], op.result.type),)
+
+    @impl(vector.ReductionOp)
+    def run_reduction(self, w: WarpInterpreter, op: vector.ReductionOp, args: PythonValues):
+        vec = args[0]
+        kind = op.kind.data.value
+        reducers = {
+            "add": np.add, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
+            "xor": np.bitwise_xor, "maxsi": np.maximum, "minsi": np.minimum,
+            "maximumf": np.maximum, "minimumf": np.minimum, "maxnumf": np.fmax, "minnumf": np.fmin,
+        }
+        if kind in ("maxui", "minui"):
+            f = np.maximum if kind == "maxui" else np.minimum
+            result = f.reduce(V.unsigned(vec), axis=1).view(vec.dtype)
+        else:
+            result = reducers[kind].reduce(vec, axis=1).astype(vec.dtype, copy=False)
+        if len(args) > 1:
+            result = reducers.get(kind, np.add)(result, args[1]).astype(vec.dtype, copy=False)
+        return (result,)
+
+    # ---- llvm pointers and memory -------------------------------------------------------------
+
+    @impl(llvm.AddressOfOp)
+    def run_addressof(self, w: WarpInterpreter, op: llvm.AddressOfOp, args: PythonValues):
+        buf = w.machine.global_buffer(w, op.global_name.root_reference.data)
+        return (np.full(V.WARP, buf.base, dtype=np.int64),)
+
+    @impl(llvm.GEPOp)
+    def run_gep(self, w: WarpInterpreter, op: llvm.GEPOp, args: PythonValues):
+        ptr, *dynamic = args
+        raw = tuple(op.rawConstantIndices.get_values())
+        index = dynamic[0].astype(np.int64) if raw[0] == GEP_DYNAMIC else np.int64(raw[0])
+        return (ptr + index * type_size(op.elem_type),)
+
+    @impl(llvm.LoadOp)
+    def run_llvm_load(self, w: WarpInterpreter, op: llvm.LoadOp, args: PythonValues):
+        (ptr,) = args
+        t = op.dereferenced_value.type
+        shape = V.lane_shape(t)
+        count = int(np.prod(shape)) if shape else 0
+        values = w.machine.load(w, op, ptr, V.element_dtype(t), count)
+        return (values.reshape((V.WARP, *shape)),)
+
+    @impl(llvm.StoreOp)
+    def run_llvm_store(self, w: WarpInterpreter, op: llvm.StoreOp, args: PythonValues):
+        value, ptr = args
+        t = op.value.type
+        shape = V.lane_shape(t)
+        count = int(np.prod(shape)) if shape else 0
+        data = value.reshape(V.WARP, count) if count else value
+        w.machine.store(w, op, ptr, data, V.element_dtype(t), count)
+        return ()
+
+    @impl(llvm.IntToPtrOp)
+    def run_inttoptr(self, w: WarpInterpreter, op: llvm.IntToPtrOp, args: PythonValues):
+        return (convert(args[0], V.POINTER_DTYPE, signed=False),)
+
+    @impl(llvm.PtrToIntOp)
+    def run_ptrtoint(self, w: WarpInterpreter, op: llvm.PtrToIntOp, args: PythonValues):
+        return (convert(args[0], V.element_dtype(op.results[0].type), signed=False),)
+
+    @impl(llvm.InsertElementOp)
+    def run_insertelement(self, w: WarpInterpreter, op: llvm.InsertElementOp, args: PythonValues):
+        vec, value, position = args
+        return (_put(vec, [position], value),)
+
+    @impl(llvm_ext.ExtractElementOp)
+    def run_extractelement(self, w: WarpInterpreter, op: llvm_ext.ExtractElementOp, args: PythonValues):
+        vec, position = args
+        return (_take(vec, [position]),)
+
+    @impl(llvm.ShuffleVectorOp)
+    def run_shufflevector(self, w: WarpInterpreter, op: llvm.ShuffleVectorOp, args: PythonValues):
+        a, b = args
+        both = np.concatenate([a, b], axis=1)
+        mask = [int(i) for i in op.mask.get_values()]
+        # -1 (poison) lanes read element 0.
+        return (both[:, [max(i, 0) for i in mask]],)
+
+
+def symbol_name(ref: SymbolRefAttr) -> str:
+    return ref.root_reference.data

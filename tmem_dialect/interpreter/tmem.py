@@ -1,0 +1,339 @@
+"""One CTA's Tensor Memory: 128 x 512 cells of 32 bits, the column allocator, and race detection.
+
+Every asynchronous access (ld, st, and the warpgroup tile ops) is an `AccessRecord`: issued at a
+clock of its warp, completed at that warp's next wait of the matching kind. Each cell remembers
+its last writer and, per warp, its last reader; a new access is checked against them with the
+rules of tmem_dialect.memory_model and the happens-before clocks of interpreter.sync, so a race is
+reported whichever order this run happened to execute the two accesses in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.ir import Operation
+
+from tmem_dialect import isa
+from tmem_dialect import memory_model as mm
+from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.interpreter.sync import WarpClock
+
+LANES, COLUMNS = isa.TMEM_LANES, isa.TMEM_COLUMNS
+CELLS = LANES * COLUMNS
+
+
+def cell_text(flat: int) -> str:
+    return f"TMEM lane {flat // COLUMNS}, column {flat % COLUMNS}"
+
+
+@dataclass
+class AccessRecord:
+    """One warp's asynchronous access (or a dealloc) of a set of TMEM cells."""
+
+    id: int
+    warp: int
+    kind: EffectKind
+    op: Operation
+    issue: int
+    completion: int | None
+    # (flat cell indices, lane in the warp of each cell) of the access, recomputed for messages.
+    cells: Callable[[], tuple[np.ndarray, np.ndarray]]
+    first_thread: int = 0  # CTA thread index of the warp's lane 0
+
+    def thread_at(self, flat: int) -> int | None:
+        cells, lanes = self.cells()
+        hit = np.flatnonzero(cells == flat)
+        return self.first_thread + int(lanes[hit[0]]) if hit.size else None
+
+
+@dataclass
+class Allocation:
+    id: int
+    base: int
+    ncols: int
+    warp: int
+    op: Operation
+    cta_group: int
+    live: bool = True
+    dealloc_op: Operation | None = None
+    freed_clock: np.ndarray | None = None
+
+
+@dataclass
+class Problem:
+    """A finding before it becomes a diagnostic: kind, severity, message, related ops."""
+
+    kind: str
+    severity: str
+    message: str
+    notes: list[tuple[str, Operation | None]] = field(default_factory=list)
+    related: Operation | None = None
+
+
+class Allocator:
+    """The TMEM column allocator of one CTA: power-of-2 ranges, aligned to their size."""
+
+    def __init__(self):
+        self.owner = np.full(COLUMNS, -1, dtype=np.int32)
+        self.allocations: list[Allocation] = []
+        self.last_ncols: int | None = None
+        self.last_alloc: Allocation | None = None
+        self.relinquished: Operation | None = None
+
+    def find_room(self, ncols: int) -> int | None:
+        """Lowest free column range of `ncols` columns aligned to `ncols` (None: full)."""
+        for base in range(0, COLUMNS - ncols + 1, ncols):
+            if (self.owner[base : base + ncols] < 0).all():
+                return base
+        return None
+
+    def take(self, base: int, ncols: int, warp: int, op: Operation, cta_group: int) -> Allocation:
+        a = Allocation(len(self.allocations), base, ncols, warp, op, cta_group)
+        self.allocations.append(a)
+        self.owner[base : base + ncols] = a.id
+        self.last_ncols, self.last_alloc = ncols, a
+        return a
+
+    def freed_clocks(self, base: int, ncols: int) -> list[np.ndarray]:
+        """Clocks of the deallocs that last freed columns in [base, base+ncols)."""
+        out = []
+        for a in self.allocations:
+            if not a.live and a.freed_clock is not None and a.base < base + ncols and base < a.base + a.ncols:
+                out.append(a.freed_clock)
+        return out
+
+    def live_at(self, base: int) -> Allocation | None:
+        for a in self.allocations:
+            if a.live and a.base == base:
+                return a
+        return None
+
+    def freed_at(self, base: int) -> Allocation | None:
+        found = None
+        for a in self.allocations:
+            if not a.live and a.base == base:
+                found = a
+        return found
+
+    def free(self, a: Allocation, op: Operation, clock: np.ndarray) -> None:
+        a.live = False
+        a.dealloc_op = op
+        a.freed_clock = clock.copy()
+        self.owner[a.base : a.base + a.ncols] = -1
+
+    def last_freed_column(self, column: int) -> Allocation | None:
+        found = None
+        for a in self.allocations:
+            if not a.live and a.base <= column < a.base + a.ncols:
+                found = a
+        return found
+
+
+class TensorMemory:
+    """The cells and access history of one CTA's TMEM."""
+
+    def __init__(self, warps_in_cta: int, first_warp: int):
+        self.cells = np.zeros(CELLS, dtype=np.uint32)
+        self.writer = np.full(CELLS, -1, dtype=np.int64)
+        self.readers: dict[int, np.ndarray] = {}
+        self.allocator = Allocator()
+        self.first_warp = first_warp
+        self.warps_in_cta = warps_in_cta
+
+    def reader_array(self, warp: int) -> np.ndarray:
+        arr = self.readers.get(warp)
+        if arr is None:
+            arr = np.full(CELLS, -1, dtype=np.int64)
+            self.readers[warp] = arr
+        return arr
+
+
+class History:
+    """Access records of the whole run (ids index `records`), outstanding accesses per warp."""
+
+    def __init__(self, warps: int):
+        self.records: list[AccessRecord] = []
+        self.outstanding: list[dict[EffectKind, list[AccessRecord]]] = [
+            {EffectKind.LD: [], EffectKind.ST: []} for _ in range(warps)
+        ]
+
+    def new(
+        self,
+        warp: int,
+        kind: EffectKind,
+        op: Operation,
+        clock: WarpClock,
+        cells: Callable[[], tuple[np.ndarray, np.ndarray]],
+        first_thread: int,
+        synchronous: bool = False,
+    ) -> AccessRecord:
+        rec = AccessRecord(
+            len(self.records), warp, kind, op, clock.now, clock.now if synchronous else None, cells,
+            first_thread,
+        )
+        self.records.append(rec)
+        if not synchronous:
+            self.outstanding[warp].setdefault(kind, []).append(rec)
+        return rec
+
+    def complete(self, warp: int, wait_kind: EffectKind, clock: WarpClock) -> None:
+        """A wait::ld / wait::st of `warp`: its outstanding accesses of that kind complete now."""
+        kind = mm.retired_by(wait_kind)
+        if kind is None:
+            return
+        for rec in self.outstanding[warp].get(kind, []):
+            rec.completion = clock.now
+        self.outstanding[warp][kind] = []
+
+
+def _unique_ids(ids: np.ndarray) -> np.ndarray:
+    if ids.size == 0:
+        return ids
+    lo, hi = ids.min(), ids.max()
+    if lo == hi:
+        return ids[:1] if lo >= 0 else ids[:0]
+    u = np.unique(ids)
+    return u[u >= 0]
+
+
+def _verb(kind: EffectKind) -> str:
+    if kind is EffectKind.DEALLOC:
+        return "frees"
+    return "writes" if kind.writes_tmem else "reads"
+
+
+def _who(warp: int, thread: int | None) -> str:
+    return f"warp {warp}" + (f" (thread {thread})" if thread is not None else "")
+
+
+def check_pair(
+    a: AccessRecord,
+    b_kind: EffectKind,
+    b_warp: int,
+    b_op: Operation,
+    clock: WarpClock,
+    pending_fenced: np.ndarray,
+    flat: int,
+    b_thread: int | None,
+    ptx_version: tuple[int, int],
+) -> Problem | None:
+    """Is access `b` (about to happen in warp `b_warp`) ordered after the earlier access `a`?"""
+    if not (a.kind.writes_tmem or b_kind.writes_tmem or b_kind is EffectKind.DEALLOC
+            or a.kind is EffectKind.DEALLOC):
+        return None  # read after read
+    where = cell_text(flat)
+    b_text = f"{b_op.name} of {_who(b_warp, b_thread)} {_verb(b_kind)} {where}"
+    if a.warp == b_warp:
+        if a.completion is not None:
+            return None
+        if a.kind is EffectKind.DEALLOC:
+            return None
+        req = mm.same_thread_requirement(a.kind, b_kind, ptx_version)
+        if req is None:
+            return None
+        kind = {1: "anti-dependency", 2: "store-completion", 4: "dealloc-outstanding"}.get(
+            req.rule.number, req.rule.name
+        )
+        return Problem(
+            kind,
+            "error",
+            f"{b_text} while the {a.op.name} of the same warp on it is still outstanding: "
+            f"{req.rule.cite()} needs tcgen05.{req.wait.value} in between",
+            [(f"the outstanding {a.op.name} of warp {a.warp}", a.op)],
+            a.op,
+        )
+    a_text = f"the {a.op.name} of {_who(a.warp, a.thread_at(flat))}"
+    dealloc = b_kind is EffectKind.DEALLOC
+    rule = mm.DEALLOC_COMPLETION if dealloc else mm.HANDOFF
+    if a.completion is not None and clock.knows(a.warp, a.completion):
+        if a.kind is EffectKind.DEALLOC or clock.knows_fenced(a.warp, a.completion):
+            return None
+        if pending_fenced[a.warp] >= a.completion:
+            missing = f"warp {b_warp} has no tcgen05.fence::after_thread_sync after the barrier"
+        else:
+            missing = f"warp {a.warp} has no tcgen05.fence::before_thread_sync before the barrier"
+        return Problem(
+            "missing-fence",
+            "warning",
+            f"{b_text}, which {a_text} used; a barrier orders the two but {missing} "
+            f"(the canonical handoff of {mm.HANDOFF.cite()} fences both sides)",
+            [(f"{a.op.name} of warp {a.warp} accessed it here", a.op)],
+            a.op,
+        )
+    if a.kind is EffectKind.DEALLOC:
+        return Problem(
+            "unordered-access",
+            "error",
+            f"{b_text}, which {a_text} freed, and nothing orders the two",
+            [(f"warp {a.warp} freed it here", a.op)],
+            a.op,
+        )
+    req = mm.handoff_requirement(a.kind)
+    wait = f"tcgen05.{req.wait.value}" if req is not None else "completion"
+    if clock.knows(a.warp, a.issue):
+        return Problem(
+            "dealloc-outstanding" if dealloc else "handoff-outstanding",
+            "error",
+            f"{b_text} while {a_text} on it is still outstanding: warp {a.warp} synchronized with "
+            f"warp {b_warp} before completing it; {rule.cite()} needs {wait} before the barrier",
+            [(f"the outstanding {a.op.name} of warp {a.warp}", a.op)],
+            a.op,
+        )
+    return Problem(
+        "unordered-dealloc" if dealloc else "unordered-access",
+        "error",
+        f"{b_text}, which {a_text} also accesses, with no barrier ordering the two: "
+        f"{rule.cite()} needs {wait}, tcgen05.fence::before_thread_sync, a barrier and "
+        "tcgen05.fence::after_thread_sync between them",
+        [(f"the {a.op.name} of warp {a.warp}", a.op)],
+        a.op,
+    )
+
+
+def conflicts(
+    tm: TensorMemory,
+    history: History,
+    flat: np.ndarray,
+    kind: EffectKind,
+    warp: int,
+    op: Operation,
+    clock: WarpClock,
+    thread_of: Callable[[int], int | None],
+    ptx_version: tuple[int, int],
+    seen: set[tuple[str, int, int]],
+) -> list[Problem]:
+    """Problems of a new access of `kind` by `warp` on cells `flat`, against the recorded history.
+
+    `seen` holds (kind, op id, op id) keys already reported, so a loop reports a pair once.
+    """
+    problems: list[Problem] = []
+    sources = [tm.writer]
+    if kind.writes_tmem or kind is EffectKind.DEALLOC:
+        sources.extend(tm.readers.values())
+    for source in sources:
+        ids = source[flat]
+        for rid in _unique_ids(ids):
+            a = history.records[int(rid)]
+            if a.warp == warp and a.completion is not None:
+                continue
+            first = int(flat[np.argmax(ids == rid)])
+            p = check_pair(a, kind, warp, op, clock, clock.pending_fenced, first,
+                           thread_of(first), ptx_version)
+            if p is None:
+                continue
+            key = (p.kind, id(op), id(a.op))
+            if key in seen:
+                continue
+            seen.add(key)
+            problems.append(p)
+    return problems
+
+
+def record(tm: TensorMemory, rec: AccessRecord, flat: np.ndarray) -> None:
+    """Make `rec` the latest writer (st, dealloc) or this warp's latest reader (ld) of `flat`."""
+    if rec.kind.writes_tmem or rec.kind is EffectKind.DEALLOC:
+        tm.writer[flat] = rec.id
+    else:
+        tm.reader_array(rec.warp)[flat] = rec.id

@@ -1,0 +1,238 @@
+"""One warp as an xDSL interpreter: per-lane numpy values, an active-lane mask, divergent control flow.
+
+The warp executes every op once for all 32 lanes. Lanes outside the active mask keep their old
+values (an SSA value a subset of lanes redefines is merged lane by lane), so divergent `scf.if`,
+`scf.for`, `scf.while` and unstructured `llvm.cond_br` give each thread exactly its own values.
+CFG regions run with min-PC reconvergence: of the blocks some lanes wait at, the one earliest in
+reverse post-order runs next, with all lanes waiting there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import (
+    Interpreter,
+    OpImplResult,
+    PythonValues,
+    ReturnedValues,
+    Successor,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.traits import IsTerminator
+
+from tmem_dialect.interpreter.machine import Machine
+from tmem_dialect.interpreter.memory import Buffer
+from tmem_dialect.interpreter.values import WARP, merge
+
+
+@dataclass(frozen=True)
+class MemRefValue:
+    """A memref value: a buffer viewed with a static shape (row-major), uniform across the warp."""
+
+    buffer: Buffer
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        out, step = [], 1
+        for d in reversed(self.shape):
+            out.append(step)
+            step *= d
+        return tuple(reversed(out))
+
+
+@dataclass(frozen=True)
+class TMEMBufferValue:
+    """A tcgen05.decl_buffer value: the per-lane base TMEM address of a laid-out tile."""
+
+    taddr: np.ndarray
+
+
+class Branch(NamedTuple):
+    """A divergent terminator: each (mask, block, args) target receives the lanes in its mask."""
+
+    targets: list[tuple[np.ndarray, Block, PythonValues]]
+
+
+class WarpInterpreter(Interpreter):
+    """Interprets a kernel for one warp of one CTA."""
+
+    def __init__(self, module: ModuleOp, machine: Machine, warp: int, cta: int, warp_in_cta: int,
+                 alive: np.ndarray, thread_ids: np.ndarray):
+        super().__init__(module)
+        self.machine = machine
+        self.warp = warp
+        self.cta = cta
+        self.warp_in_cta = warp_in_cta
+        self.alive = alive
+        self.thread_ids = thread_ids  # linear thread index in the CTA, per lane
+        self.mask = alive.copy()
+        self.is_full = True
+        self.env: dict[SSAValue, Any] = {}
+        self.current_op: Operation | None = None
+        self.finished = False
+        self.since_yield = 0
+        self.pending_registers: dict[int, tuple[Any, Operation]] = {}
+        self.last_record = None
+        self._table: dict[type[Operation], Any] | None = None
+
+    # ---- lanes ----------------------------------------------------------------------------
+
+    def thread_id(self, lane: int) -> int:
+        return int(self.thread_ids[lane])
+
+    def set_mask(self, mask: np.ndarray) -> None:
+        self.mask = mask
+        self.is_full = bool((mask == self.alive).all())
+
+    # ---- environment (one flat map: SSA names are unique, later definitions merge by lane) ----
+
+    def get_values(self, values) -> tuple[Any, ...]:
+        env = self.env
+        return tuple(env[v] for v in values)
+
+    def set_values(self, pairs) -> None:
+        env = self.env
+        if self.is_full:
+            for v, x in pairs:
+                env[v] = x
+            return
+        for v, x in pairs:
+            old = env.get(v)
+            env[v] = x if old is None else merge(self.mask, x, old)
+
+    def push_scope(self, name: str | None = None) -> None:
+        pass
+
+    def pop_scope(self) -> None:
+        pass
+
+    # ---- running ops ------------------------------------------------------------------------
+
+    def _impl_table(self) -> dict[type[Operation], Any]:
+        if self._table is None:
+            self._table = dict(self._impls._impl_dict)  # pyright: ignore[reportPrivateUsage]
+        return self._table
+
+    def has_impl(self, op: Operation) -> bool:
+        return type(op) in self._impl_table()
+
+    def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
+        self.current_op = op
+        self.machine.count_op(self)
+        if self.pending_registers and not op.has_trait(IsTerminator):
+            self._check_register_use(op, inputs)
+        ft, impl = self._impl_table()[type(op)]
+        return impl(ft, self, op, inputs)
+
+    def _check_register_use(self, op: Operation, inputs: PythonValues) -> None:
+        for value in inputs:
+            hit = self.pending_registers.get(id(value))
+            if hit is not None and hit[0] is value:
+                self.machine.report(
+                    "register-use",
+                    "note",
+                    op,
+                    f"conservative mode: warp {self.warp} uses the registers of a tcgen05.ld before "
+                    "tcgen05.wait::ld (legal: the ISA honors the true register dependency)",
+                    [("the tcgen05.ld", hit[1])],
+                    key=id(hit[1]),
+                )
+
+    def note_pending_registers(self, value: Any, op: Operation) -> None:
+        if self.machine.options.conservative:
+            self.pending_registers[id(value)] = (value, op)
+
+    def run_block(self, block: Block, args: PythonValues) -> Any:
+        """Run a block's ops; returns the terminator's value (ReturnedValues, Successor, Branch)."""
+        self.set_values(zip(block.args, args))
+        env = self.env
+        for op in block.ops:
+            inputs = tuple(env[v] for v in op.operands)
+            result = self._run_op(op, inputs)
+            if result.values:
+                self.set_values(zip(op.results, result.values))
+            if result.terminator_value is not None:
+                return result.terminator_value
+        return ReturnedValues(())
+
+    def run_ssacfg_region(self, region: Region, args: PythonValues, name: str = "unknown") -> PythonValues:
+        first = region.blocks.first
+        if first is None:
+            return ()
+        if first is region.blocks.last:
+            term = self.run_block(first, args)
+            return term.values if isinstance(term, ReturnedValues) else ()
+        return self._run_cfg(region, args)
+
+    def _run_cfg(self, region: Region, args: PythonValues) -> PythonValues:
+        order = self.machine_rpo(region)
+        pending: dict[Block, tuple[np.ndarray, list[Any]]] = {region.blocks.first: (self.mask, list(args))}  # type: ignore[dict-item]
+        saved = self.mask
+        results: list[Any] | None = None
+        while pending:
+            block = min(pending, key=order.__getitem__)
+            mask, block_args = pending.pop(block)
+            self.set_mask(mask)
+            term = self.run_block(block, tuple(block_args))
+            if isinstance(term, ReturnedValues):
+                vals = list(term.values)
+                results = vals if results is None else [merge(mask, n, o) for n, o in zip(vals, results)]
+            elif isinstance(term, Successor):
+                self._add_pending(pending, term.block, mask, term.args)
+            elif isinstance(term, Branch):
+                for m, b, a in term.targets:
+                    self._add_pending(pending, b, m, a)
+        self.set_mask(saved)
+        return tuple(results or ())
+
+    @staticmethod
+    def _add_pending(pending, block: Block, mask: np.ndarray, args: PythonValues) -> None:
+        if block in pending:
+            old_mask, old_args = pending[block]
+            pending[block] = (old_mask | mask, [merge(mask, n, o) for n, o in zip(args, old_args)])
+        else:
+            pending[block] = (mask, list(args))
+
+    def machine_rpo(self, region: Region) -> dict[Block, int]:
+        cache = self.machine.__dict__.setdefault("_rpo_cache", {})
+        order = cache.get(id(region))
+        if order is None:
+            order = reverse_post_order(region)
+            cache[id(region)] = order
+        return order
+
+
+def reverse_post_order(region: Region) -> dict[Block, int]:
+    """Block -> position in reverse post-order from the entry (unreachable blocks last)."""
+    seen: set[Block] = set()
+    post: list[Block] = []
+    entry = region.blocks.first
+    assert entry is not None
+    stack: list[tuple[Block, int]] = [(entry, 0)]
+    seen.add(entry)
+    while stack:
+        block, i = stack.pop()
+        term = block.last_op
+        succs = list(term.successors) if term is not None else []
+        if i < len(succs):
+            stack.append((block, i + 1))
+            nxt = succs[i]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, 0))
+        else:
+            post.append(block)
+    order = {b: i for i, b in enumerate(reversed(post))}
+    for b in region.blocks:
+        order.setdefault(b, len(order))
+    return order
+
+
+def lane_iota() -> np.ndarray:
+    return np.arange(WARP, dtype=np.int64)
