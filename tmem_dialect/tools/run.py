@@ -1,0 +1,161 @@
+"""tmem-run: run a kernel on the interpreter's TMEM machine model; print its buffers and diagnostics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from tmem_dialect import isa
+from tmem_dialect.diagnostics import Diagnostic, Severity
+from tmem_dialect.tools import expected_diagnostics
+from tmem_dialect.tools.opt import run_tool
+
+_DTYPES = {
+    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+}
+ARG_HELP = (
+    "a kernel argument, in parameter order: TYPE:SIZE for a zero-filled buffer, TYPE:SIZE=iota "
+    "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + ")"
+)
+
+
+def parse_arg(spec: str) -> np.ndarray | np.generic:
+    """`i32:128`, `f32:64=iota`, `i32:4=7`, `i64=3` -> the numpy value (ValueError when malformed)."""
+    head, eq, init = spec.partition("=")
+    type_name, colon, size_text = head.partition(":")
+    if type_name not in _DTYPES:
+        raise ValueError(f"argument '{spec}': unknown element type '{type_name}' (use one of {', '.join(_DTYPES)})")
+    dtype = np.dtype(_DTYPES[type_name])
+    if not colon:
+        if not eq:
+            raise ValueError(f"argument '{spec}': a scalar needs a value (TYPE=VALUE), a buffer a size (TYPE:SIZE)")
+        return dtype.type(_number(init, spec))
+    if not size_text.isdigit() or int(size_text) <= 0:
+        raise ValueError(f"argument '{spec}': the size must be a positive integer")
+    size = int(size_text)
+    if not eq:
+        return np.zeros(size, dtype=dtype)
+    if init == "iota":
+        return np.arange(size).astype(dtype)
+    return np.full(size, _number(init, spec), dtype=dtype)
+
+
+def _number(text: str, spec: str) -> float | int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"argument '{spec}': '{text}' is not a number or 'iota'") from None
+
+
+def _buffer_text(index: int, value, full: bool) -> str:
+    arr = np.asarray(value)
+    if full:
+        with np.printoptions(threshold=sys.maxsize, linewidth=100):
+            body = np.array2string(arr)
+    else:
+        with np.printoptions(threshold=64, edgeitems=8, linewidth=100):
+            body = np.array2string(arr)
+    return f"arg{index}: {arr.dtype}[{arr.size}] = {body}"
+
+
+def _diagnostic_json(d: Diagnostic) -> dict:
+    return {
+        "severity": d.severity.value,
+        "message": d.message,
+        "location": str(d.location) if d.location else None,
+        "notes": [_diagnostic_json(n) for n in d.notes],
+    }
+
+
+class TmemRun:
+    """The tmem-run command line."""
+
+    def __init__(self, args: Sequence[str] | None = None):
+        parser = argparse.ArgumentParser(
+            prog="tmem-run",
+            description="Run a tcgen05 or NVVM kernel on an exact model of Tensor Memory and report misuse.",
+        )
+        parser.add_argument("input_file", help="MLIR file ('-' for stdin)")
+        parser.add_argument("--kernel", help="kernel function (default: the only kernel in the file)")
+        parser.add_argument("--threads", type=int, help="threads per CTA (default: the kernel's reqntid)")
+        parser.add_argument("--arg", action="append", default=[], metavar="SPEC", help=ARG_HELP)
+        parser.add_argument("--cta-pair", action="store_true", help="run a CTA pair (for cta_group::2)")
+        parser.add_argument(
+            "--ptx-version",
+            default="%d.%d" % isa.DEFAULT_PTX_VERSION,
+            help="the PTX ISA version whose ordering rules apply (9.4 pipelines same-warp st->ld, st->st, ld->st)",
+        )
+        parser.add_argument(
+            "--conservative",
+            action="store_true",
+            help="note every use of tcgen05.ld registers before tcgen05.wait::ld (legal, but a common rule)",
+        )
+        parser.add_argument("--max-ops", type=int, default=None, help="stop after this many warp operations")
+        parser.add_argument("--json", action="store_true", help="print buffers and diagnostics as JSON")
+        parser.add_argument("--print-full", action="store_true", help="print whole buffers, not a summary")
+        parser.add_argument(
+            "--verify-diagnostics",
+            action="store_true",
+            help="check the diagnostics against expected-error/warning/note annotations in the file",
+        )
+        self.args = parser.parse_args(args)
+
+    def run(self) -> int:
+        from tmem_dialect.interpreter import run_kernel
+        from tmem_dialect.interpreter.machine import Options
+
+        a = self.args
+        name = a.input_file
+        try:
+            text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+        except OSError as e:
+            print(f"tmem-run: error: could not open input file '{name}': {e.strerror}", file=sys.stderr)
+            return 1
+        name = "<stdin>" if name == "-" else name
+        values = [parse_arg(s) for s in a.arg]
+        result = run_kernel(
+            text,
+            kernel=a.kernel,
+            threads=a.threads,
+            args=values,
+            cta_pair=a.cta_pair,
+            ptx_version=isa.parse_ptx_version(a.ptx_version),
+            conservative=a.conservative,
+            max_warp_ops=a.max_ops or Options.max_warp_ops,
+            filename=name,
+        )
+        if a.verify_diagnostics:
+            problems = expected_diagnostics.check(text, name, result.diagnostics)
+            for p in problems:
+                print(p.render({name: text}), file=sys.stderr)
+            return 1 if problems else 0
+        if a.json:
+            print(json.dumps({
+                "args": [np.asarray(v).tolist() for v in result.args],
+                "errors": [_diagnostic_json(d) for d in result.errors],
+                "warnings": [_diagnostic_json(d) for d in result.warnings],
+                "notes": [_diagnostic_json(d) for d in result.notes],
+                "warp_ops": result.warp_ops,
+            }, indent=1))
+        else:
+            for i, v in enumerate(result.args):
+                print(_buffer_text(i, v, a.print_full))
+        for d in result.diagnostics:
+            print(d.render({name: text}), file=sys.stderr)
+        return 1 if any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+
+
+def main(args: Sequence[str] | None = None) -> None:
+    sys.exit(run_tool(lambda a: TmemRun(a), "tmem-run", args))
+
+
+if __name__ == "__main__":
+    main()
