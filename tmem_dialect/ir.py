@@ -81,8 +81,9 @@ def parse_module(
     allow_implicit_module: bool = True,
 ) -> ModuleOp:
     """Parse MLIR text; parse and attribute-verification failures raise DiagnosticError."""
-    parser = LocatedParser(ctx, text, name, line_offset)
     try:
+        # Constructing the parser lexes the first token, which can already fail.
+        parser = LocatedParser(ctx, text, name, line_offset)
         return parser.parse_module(allow_implicit_module)
     except ParseError as e:
         raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
