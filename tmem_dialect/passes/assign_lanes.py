@@ -153,7 +153,7 @@ class _Analysis:
             if isinstance(plan, Failure):
                 return self.failure(quarter, cells, plan)
             quarters.append(plan)
-        return TilePlan(op, decl, decl_lane, quarters, frag.span(M))
+        return TilePlan(op, decl, decl_lane, quarters, frag.elements_per_thread())
 
     def block_size_problem(self, warps_needed: int) -> Diagnostic | None:
         func = _enclosing_function(self.op)
@@ -213,9 +213,9 @@ class _Analysis:
                 )
             case MismatchKind.EMPTY if reason.position != NONE:
                 return (
-                    f"thread {reason.thread} holds no register {reason.position} to move together "
-                    f"with thread {reason.thread + isa.WARP_SIZE // 2}'s (16x32bx2 moves register r "
-                    "of threads t and t+16 in one message)"
+                    f"thread {reason.thread} holds no register {reason.position} to pair with "
+                    f"thread {reason.owner}'s (16x32bx2 moves register r of threads t and t+16 "
+                    "together)"
                 )
             case MismatchKind.EMPTY:
                 return f"thread {reason.thread} would access {where}, which holds no element of this tile"
@@ -266,6 +266,7 @@ class _Emitter:
     """Appends ops to a list; the lists are inserted or become block bodies."""
 
     ops: list[Operation] = field(default_factory=list[Operation])
+    _zeros: dict[tuple[Attribute, int], SSAValue] = field(default_factory=dict[tuple[Attribute, int], SSAValue])
 
     def add(self, op: Operation) -> SSAValue:
         self.ops.append(op)
@@ -279,9 +280,13 @@ class _Emitter:
         return self.add(arith.ConstantOp(IntegerAttr(value, i32)))
 
     def zeros(self, element: Attribute, length: int) -> SSAValue:
-        zero = 0 if isinstance(element, IntegerType) else 0.0
-        attr = DenseIntOrFPElementsAttr.from_list(VectorType(element, [length]), [zero] * length)
-        return self.add(arith.ConstantOp(attr))
+        """A zero vector, made once per op list (it dominates the later ops of the same list)."""
+        key = (element, length)
+        if key not in self._zeros:
+            zero = 0 if isinstance(element, IntegerType) else 0.0
+            attr = DenseIntOrFPElementsAttr.from_list(VectorType(element, [length]), [zero] * length)
+            self._zeros[key] = self.add(arith.ConstantOp(attr))
+        return self._zeros[key]
 
     def shuffle(self, a: SSAValue, b: SSAValue, mask: Sequence[int]) -> SSAValue:
         element = a.type.get_element_type()  # type: ignore[attr-defined]
@@ -435,16 +440,13 @@ class _TileRewriter:
         return gather(emit, parts, picks, self.element)
 
     def stores(self, emit: _Emitter, address: SSAValue, messages: tuple[Message, ...], value: SSAValue) -> None:
-        zero: SSAValue | None = None
         for message in messages:
             length = message.registers * self.slots_per_register
+            # Unpacked 16-bit stores leave the high half of each register unpicked: it is zero.
             picks: list[tuple[int, int] | None] = [None] * length
             for index, position in enumerate(message.positions):
                 picks[self.slot(message, index)] = (0, position)
-            if None in picks and zero is None:
-                # Unpacked 16-bit stores: the upper half of each 32-bit cell is written as zero.
-                zero = emit.zeros(self.element, 1)
-            registers = gather(emit, [value] if zero is None else [value, zero], picks, self.element)
+            registers = gather(emit, [value], picks, self.element)
             emit.add(
                 tcgen05.StOp(
                     emit.bitcast(registers, IntegerType(CELL_BITS)),

@@ -206,7 +206,7 @@ def half_split(cells: WarpCells, lane: int, column: int) -> tuple[int, int] | Mi
     partner = cells.cell_of(UPPER_THREADS, int(cells.position[lane, column]))
     if partner is None:
         return Mismatch(
-            MismatchKind.EMPTY, UPPER_THREADS, 0, lane, column, position=int(cells.position[lane, column])
+            MismatchKind.EMPTY, UPPER_THREADS, 0, lane, column, owner=0, position=int(cells.position[lane, column])
         )
     step = (partner[0] - lane, partner[1] - column)
     if (step[0] << isa.LANE_SHIFT) + step[1] < 0:
