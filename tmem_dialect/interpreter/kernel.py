@@ -335,17 +335,22 @@ def run_kernel(
     ptx_version: tuple[int, int] | str = isa.DEFAULT_PTX_VERSION,
     conservative: bool = False,
     max_warp_ops: int = Options.max_warp_ops,
+    schedule: str = Options.schedule,
     filename: str = "<input>",
 ) -> RunResult:
     """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
 
     `args` are numpy arrays (memref and pointer parameters, copied: `result.args` holds them after
     the run) or numbers (scalar parameters). Errors, warnings and notes are in the result; this
-    function raises only for a bug in the interpreter itself.
+    function raises only for a bug in the interpreter itself. `ptx_version` selects the ordering
+    rules (9.4 pipelines same-warp st->ld, st->st, ld->st); `conservative` adds a note for every
+    use of tcgen05.ld registers before wait::ld; `schedule` picks the interleaving of warps (the
+    findings must not depend on it).
     """
     if isinstance(ptx_version, str):
         ptx_version = isa.parse_ptx_version(ptx_version)
-    options = Options(ptx_version=ptx_version, conservative=conservative, max_warp_ops=max_warp_ops)
+    options = Options(ptx_version=ptx_version, conservative=conservative, max_warp_ops=max_warp_ops,
+                      schedule=schedule)
     sources: dict[str, str] = {}
     if isinstance(source, str):
         sources[filename] = source

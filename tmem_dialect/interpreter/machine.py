@@ -37,6 +37,7 @@ class Options:
     ptx_version: tuple[int, int] = isa.DEFAULT_PTX_VERSION
     conservative: bool = False  # report register use before wait::ld (as a note)
     max_warp_ops: int = 20_000_000
+    schedule: str = "round-robin"  # which ready warp runs next: round-robin, reverse, random:SEED
 
 
 @dataclass
@@ -112,7 +113,7 @@ class Machine:
         ]
         self.clocks = [WarpClock.new(w, self.warp_count) for w in range(self.warp_count)]
         self.history = tm.History(self.warp_count)
-        self.scheduler = Scheduler(self.warp_count)
+        self.scheduler = Scheduler(self.warp_count, options.schedule)
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}

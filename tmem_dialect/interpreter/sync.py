@@ -101,7 +101,18 @@ class Blocked:
 class Scheduler:
     """Runs warp bodies one at a time on their own threads; detects deadlock."""
 
-    def __init__(self, count: int):
+    def __init__(self, count: int, policy: str = "round-robin"):
+        """`policy`: "round-robin" (warp 0 first), "reverse" (last warp first) or "random:SEED"."""
+        self._order = list(range(count))
+        self._rng = None
+        if policy == "reverse":
+            self._order.reverse()
+        elif policy.startswith("random:"):
+            import random
+
+            self._rng = random.Random(int(policy.split(":", 1)[1]))
+        elif policy != "round-robin":
+            raise ValueError(f"unknown schedule '{policy}' (round-robin, reverse or random:SEED)")
         self._cv = threading.Condition()
         self._running: int | None = None
         self._blocked: list[Blocked | None] = [None] * count
@@ -179,14 +190,22 @@ class Scheduler:
     def _pick(self) -> int | None:
         if self._abort:
             return None
+        ready = []
         for step in range(1, self._count + 1):
-            w = (self._last + step) % self._count
+            w = self._order[(self._last + step) % self._count]
             if self._done[w]:
                 continue
             b = self._blocked[w]
             if b is None or b.ready():
-                self._last = w
-                return w
+                if self._rng is None:
+                    self._last = self._order.index(w)
+                    return w
+                ready.append(w)
+        if ready:
+            assert self._rng is not None
+            w = self._rng.choice(ready)
+            self._last = self._order.index(w)
+            return w
         return None
 
     def _thread(self, warp: int, body: Callable[[], None]) -> None:
