@@ -135,9 +135,12 @@ _PIPELINED_PAIRS = frozenset(
 
 @dataclass(frozen=True)
 class Requirement:
-    """The wait a later access needs after an earlier one on overlapping cells, and why."""
+    """The wait a later access needs after an earlier one on overlapping cells, and why.
 
-    wait: Wait
+    `wait` is None for accesses no tcgen05.wait retires (mma, cp: tcgen05.commit + mbarrier).
+    """
+
+    wait: Wait | None
     rule: Rule
 
 
@@ -173,3 +176,30 @@ def handoff_requirement(outstanding: EffectKind) -> Requirement | None:
 def is_handoff(kind: EffectKind) -> bool:
     """Ops that synchronize this thread with others (bar.sync, mbarrier arrive)."""
     return kind is EffectKind.BARRIER
+
+
+def cross_thread_requirement(earlier: EffectKind, later: EffectKind) -> Requirement | None:
+    """What orders `later` in another warp after `earlier` on overlapping cells (rules 3-4).
+
+    The earlier warp waits for its access (the returned wait), then a barrier hands the cells
+    over. None: the pair needs no ordering (two reads).
+    """
+    if later is EffectKind.DEALLOC:
+        if earlier.is_async_access:
+            return Requirement(wait_retiring(earlier), DEALLOC_COMPLETION)
+        return None
+    if not (earlier.is_async_access and later.is_async_access):
+        return None
+    if not (earlier.writes_tmem or later.writes_tmem):
+        return None
+    return Requirement(wait_retiring(earlier), HANDOFF)
+
+
+# The tcgen05 work a CTA barrier orders between warps: the canonical pattern fences it with
+# fence::before_thread_sync before the barrier and fence::after_thread_sync after it (rule 3).
+_BARRIER_ORDERED = _ASYNC | {EffectKind.ALLOC, EffectKind.DEALLOC, EffectKind.RELINQUISH}
+
+
+def is_barrier_ordered(kind: EffectKind) -> bool:
+    """tcgen05 work whose order across warps a barrier establishes (and fences surround)."""
+    return kind in _BARRIER_ORDERED
