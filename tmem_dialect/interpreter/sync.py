@@ -33,7 +33,9 @@ class WarpClock:
     @staticmethod
     def new(me: int, warps: int) -> WarpClock:
         z = lambda: np.zeros(warps, dtype=np.int64)  # noqa: E731
-        return WarpClock(me, z(), z(), z())
+        clock = WarpClock(me, z(), z(), z())
+        clock.vc[me] = 1  # others know nothing of this warp yet: they hold 0
+        return clock
 
     @property
     def now(self) -> int:

@@ -119,15 +119,28 @@ class WarpInterpreter(Interpreter):
             self._table = dict(self._impls._impl_dict)  # pyright: ignore[reportPrivateUsage]
         return self._table
 
+    def impl_for(self, op_type: type[Operation]) -> Any:
+        """The implementation of an op class, or of its nearest base class that has one
+        (so a subclass that only changes syntax, like an upstream-printing llvm.load, runs)."""
+        table = self._impl_table()
+        found = table.get(op_type)
+        if found is None:
+            for base in op_type.__mro__[1:]:
+                if base in table:
+                    found = table[op_type] = table[base]
+                    break
+        return found
+
     def has_impl(self, op: Operation) -> bool:
-        return type(op) in self._impl_table()
+        return self.impl_for(type(op)) is not None
 
     def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
         self.current_op = op
         self.machine.count_op(self)
         if self.pending_registers and not op.has_trait(IsTerminator):
             self._check_register_use(op, inputs)
-        ft, impl = self._impl_table()[type(op)]
+        entry = self._table.get(type(op)) if self._table is not None else None
+        ft, impl = entry if entry is not None else self.impl_for(type(op))
         return impl(ft, self, op, inputs)
 
     def _check_register_use(self, op: Operation, inputs: PythonValues) -> None:

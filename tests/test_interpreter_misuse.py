@@ -1,0 +1,522 @@
+"""Every misuse the interpreter reports: a kernel that commits it, and a clean twin that reports nothing.
+
+Cross-warp cases are run under several schedules (which warp runs first): a race is judged by
+happens-before, so the verdict must not depend on the interleaving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from tmem_dialect.interpreter import run_kernel
+
+SCHEDULES = ["round-robin", "reverse", "random:1", "random:7"]
+
+
+def kernel(body: str, threads: int = 128) -> str:
+    return f"""
+llvm.mlir.global internal @slot() {{addr_space = 3 : i32, alignment = 4 : i64}} : i32
+func.func @k(%out: memref<1024xi32>) attributes {{tcgen05.kernel, tcgen05.reqntid = array<i32: {threads}, 1, 1>}} {{
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c4_i32 = arith.constant 4 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c21_i32 = arith.constant 21 : i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %lane = nvvm.read.ptx.sreg.laneid : i32
+  %t = arith.index_cast %tid : i32 to index
+  %warp = arith.shrui %tid, %c5_i32 : i32
+  %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
+  %is_warp1 = arith.cmpi eq, %warp, %c1_i32 : i32
+  %is_warp4 = arith.cmpi eq, %warp, %c4_i32 : i32
+  %is_lane0 = arith.cmpi eq, %lane, %c0_i32 : i32
+  %low_half = arith.cmpi ult, %lane, %c16_i32 : i32
+  %slot = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  %quarter = arith.andi %warp, %c3_i32 : i32
+  %lane_base = arith.shli %quarter, %c21_i32 : i32
+  %v = vector.broadcast %tid : i32 to vector<1xi32>
+{body}
+  func.return
+}}
+"""
+
+
+def alloc(ncols: int = 32, extra: str = "tcgen05.relinquish_alloc_permit") -> str:
+    return f"""
+  scf.if %is_warp0 {{
+    tcgen05.alloc %slot, {ncols} : !llvm.ptr<3>
+    {extra}
+  }}
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %taddr = arith.addi %base, %lane_base : i32
+"""
+
+
+def free(ncols: int = 32) -> str:
+    return f"""
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  scf.if %is_warp0 {{
+    tcgen05.dealloc %base, {ncols}
+  }}
+"""
+
+
+HANDOFF = """
+  scf.if %is_warp4 {{
+    tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+    {producer_wait}
+  }}
+  {sync}
+  scf.if %is_warp0 {{
+    %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+    tcgen05.wait load
+    %e = vector.extract %r[0] : i32 from vector<1xi32>
+    memref.store %e, %out[%t] : memref<1024xi32>
+  }}
+"""
+FENCED_BARRIER = """tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync"""
+
+
+@dataclass
+class Case:
+    name: str
+    bad: str
+    good: str
+    kind: str
+    threads: int = 128
+    options: dict = field(default_factory=dict)
+    severity: str = "error"
+    cross_warp: bool = False
+
+
+CASES = [
+    Case(
+        "anti-dependency",
+        alloc() + """
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait load
+  tcgen05.wait store""" + free(),
+        alloc() + """
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait load
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(),
+        "anti-dependency",
+    ),
+    Case(
+        "store-completion (st then ld)",
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  tcgen05.wait load""" + free(),
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait load""" + free(),
+        "store-completion",
+    ),
+    Case(
+        "store-completion (st then st)",
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(),
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(),
+        "store-completion",
+    ),
+    Case(
+        "dealloc while the same warp's st is outstanding",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    %base = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.st %v, %base shape_32x32b x1 : vector<1xi32>
+    tcgen05.dealloc %base, 32
+    tcgen05.wait store
+  }""",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    %base = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.st %v, %base shape_32x32b x1 : vector<1xi32>
+    tcgen05.wait store
+    tcgen05.dealloc %base, 32
+  }""",
+        "dealloc-outstanding",
+    ),
+    Case(
+        "handoff to another warp while the st is outstanding",
+        alloc() + HANDOFF.format(producer_wait="", sync=FENCED_BARRIER) + free(),
+        alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
+        "handoff-outstanding",
+        threads=256,
+        cross_warp=True,
+    ),
+    Case(
+        "cross-warp reuse without a barrier",
+        alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync="") + free(),
+        alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
+        "unordered-access",
+        threads=256,
+        cross_warp=True,
+    ),
+    Case(
+        "handoff without fences (a warning)",
+        alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync="nvvm.barrier") + free(),
+        alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
+        "missing-fence",
+        threads=256,
+        severity="warning",
+        cross_warp=True,
+    ),
+    Case(
+        "dealloc by another warp while an ld is outstanding",
+        alloc() + """
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>""" + free() + """
+  tcgen05.wait load""",
+        alloc() + """
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait load""" + free(),
+        "dealloc-outstanding",
+        cross_warp=True,
+    ),
+    Case(
+        "lane outside the warp's quarter",
+        alloc() + """
+  tcgen05.st %v, %base shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(),
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(),
+        "lane-quarter",
+    ),
+    Case(
+        "access to unallocated columns",
+        alloc(32) + """
+  %w = vector.broadcast %tid : i32 to vector<64xi32>
+  tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
+  tcgen05.wait store""" + free(32),
+        alloc(64) + """
+  %w = vector.broadcast %tid : i32 to vector<64xi32>
+  tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
+  tcgen05.wait store""" + free(64),
+        "unallocated",
+    ),
+    Case(
+        "allocation size increase",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 32
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 64
+  }""",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 64
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 32
+  }""",
+        "alloc-size-increase",
+    ),
+    Case(
+        "alloc after relinquish_alloc_permit",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 32
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 32
+  }""",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 32
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 32
+  }""",
+        "alloc-after-relinquish",
+    ),
+    Case(
+        "leak at kernel exit",
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""",
+        alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(),
+        "leak",
+    ),
+    Case(
+        "double dealloc",
+        alloc() + free() + """
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 32
+  }""",
+        alloc() + free(),
+        "double-dealloc",
+    ),
+    Case(
+        "wrong-size dealloc",
+        alloc(64) + free(32),
+        alloc(64) + free(64),
+        "wrong-size-dealloc",
+    ),
+    Case(
+        "alloc by part of a warp",
+        """
+  %one = arith.andi %is_warp0, %is_lane0 : i1
+  scf.if %one {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
+        "partial-collective",
+    ),
+    Case(
+        "ld by part of a warp",
+        alloc() + """
+  scf.if %low_half {
+    %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  }
+  tcgen05.wait load""" + free(),
+        alloc() + """
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait load""" + free(),
+        "partial-collective",
+    ),
+    Case(
+        "collective with differing operands",
+        alloc(64) + """
+  %mine = arith.addi %taddr, %lane : i32
+  tcgen05.st %v, %mine shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(64),
+        alloc(64) + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store""" + free(64),
+        "divergent-operand",
+    ),
+    Case(
+        "mixed cta_group",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 32
+  }""",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 32 cta_group(2)
+  }""",
+        "mixed-cta-group",
+        options={"cta_pair": True},
+    ),
+    Case(
+        "deadlock on a full allocator",
+        """
+  %w1 = arith.cmpi eq, %warp, %c1_i32 : i32
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 512 : !llvm.ptr<3>
+  }
+  scf.if %w1 {
+    tcgen05.alloc %slot, 512 : !llvm.ptr<3>
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(512),
+        """
+  %w1 = arith.cmpi eq, %warp, %c1_i32 : i32
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 512 : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 512
+  }
+  nvvm.barrier
+  scf.if %w1 {
+    tcgen05.alloc %slot, 512 : !llvm.ptr<3>
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 512
+  }""",
+        "deadlock",
+        cross_warp=True,
+    ),
+    Case(
+        "deadlock on a barrier only one warp reaches",
+        """
+  scf.if %is_warp0 {
+    nvvm.barrier
+  }""",
+        """
+  nvvm.barrier""",
+        "deadlock",
+        cross_warp=True,
+    ),
+    Case(
+        "slot read by another warp without a barrier",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+  }
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
+        "shared-race",
+        cross_warp=True,
+    ),
+]
+
+
+def _run(body: str, case: Case, **extra):
+    options = {**case.options, **extra}
+    return run_kernel(kernel(body, case.threads), kernel="k", args=[np.zeros(1024, np.int32)], **options)
+
+
+def _kinds(result, severity: str) -> set[str]:
+    return result.kinds(severity)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_misuse_is_reported(case: Case) -> None:
+    result = _run(case.bad, case)
+    assert case.kind in _kinds(result, case.severity), result.render()
+    for d in (result.errors if case.severity == "error" else result.warnings):
+        assert d.location is not None, d.render()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_clean_twin_reports_nothing(case: Case) -> None:
+    result = _run(case.good, case)
+    assert result.diagnostics == [], result.render()
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+@pytest.mark.parametrize("case", [c for c in CASES if c.cross_warp], ids=[c.name for c in CASES if c.cross_warp])
+def test_verdict_does_not_depend_on_the_interleaving(case: Case, schedule: str) -> None:
+    bad = _run(case.bad, case, schedule=schedule)
+    good = _run(case.good, case, schedule=schedule)
+    assert case.kind in _kinds(bad, case.severity), (schedule, bad.render())
+    assert good.diagnostics == [], (schedule, good.render())
+
+
+def test_messages_name_warp_thread_lane_and_column() -> None:
+    case = next(c for c in CASES if c.kind == "handoff-outstanding")
+    result = _run(case.bad, case)
+    d = next(d for d in result.errors if d.message.startswith("tcgen05.ld"))
+    for word in ("warp 0", "warp 4", "thread", "TMEM lane 0", "column 0", "rule 3"):
+        assert word in d.message, d.message
+    assert d.notes and "tcgen05.st" in d.notes[0].message
+
+
+def test_handoff_moves_the_data() -> None:
+    case = next(c for c in CASES if c.kind == "handoff-outstanding")
+    result = _run(case.good, case)
+    assert (result.args[0][:32] == np.arange(128, 160)).all()
+
+
+@pytest.mark.parametrize(
+    "name", ["anti-dependency", "store-completion (st then ld)", "store-completion (st then st)"]
+)
+def test_ptx_9_4_pipelines_same_warp_pairs(name: str) -> None:
+    case = next(c for c in CASES if c.name == name)
+    assert _run(case.bad, case, ptx_version=(8, 6)).errors
+    assert _run(case.bad, case, ptx_version=(9, 4)).diagnostics == []
+    assert _run(case.bad, case, ptx_version="9.4").diagnostics == []
+
+
+USE_BEFORE_WAIT = alloc() + """
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+  %e = vector.extract %r[0] : i32 from vector<1xi32>
+  memref.store %e, %out[%t] : memref<1024xi32>
+  tcgen05.wait load""" + free()
+
+
+def test_register_use_before_wait_is_legal() -> None:
+    result = _run(USE_BEFORE_WAIT, Case("", "", "", ""))
+    assert result.diagnostics == [], result.render()
+    assert (result.args[0][:128] == np.arange(128)).all()
+
+
+def test_conservative_mode_notes_register_use_before_wait() -> None:
+    result = _run(USE_BEFORE_WAIT, Case("", "", "", ""), conservative=True)
+    assert result.errors == [] and result.warnings == []
+    assert _kinds(result, "note") == {"register-use"}
+    (note,) = result.notes
+    assert "vector.extract" in str(note.location) or note.location.line > 0
+    assert "before tcgen05.wait::ld" in note.message
+
+
+def test_conservative_mode_is_silent_after_the_wait() -> None:
+    body = USE_BEFORE_WAIT.replace(
+        "  %e = vector.extract", "  tcgen05.wait load\n  %e = vector.extract"
+    )
+    result = _run(body, Case("", "", "", ""), conservative=True)
+    assert result.diagnostics == [], result.render()
+
+
+def test_cta_pair_allocates_in_both_ctas() -> None:
+    body = """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 64 cta_group(2) : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit cta_group(2)
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %taddr = arith.addi %base, %lane_base : i32
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 64 cta_group(2)
+  }"""
+    result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert result.diagnostics == [], result.render()
+    assert len(result.tmem) == 2
+    for tmem in result.tmem:
+        assert (tmem[:, 0] == np.arange(128)).all()
+    single = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)])
+    assert "cta-pair-required" in single.kinds()
