@@ -280,10 +280,12 @@ def expected_owners(tile: Tile, base_column: int) -> dict[tuple[int, int, int], 
     out = {}
     for e in flat:
         key = (int(regs.get(WARPID, zero)[e]), int(regs.get(LANEID, zero)[e]), int(regs.get(M, zero)[e]))
-        out[key] = (
-            tile.decl_lane + int(cells.get(TLANE, zero)[e]),
-            base_column + tile.decl_column + int(cells.get(TCOL, zero)[e]),
-        )
+        for copy in frag.replica_offsets():
+            copied = (key[0] + copy.get(WARPID, 0), key[1] + copy.get(LANEID, 0), key[2] + copy.get(M, 0))
+            out[copied] = (
+                tile.decl_lane + int(cells.get(TLANE, zero)[e]),
+                base_column + tile.decl_column + int(cells.get(TCOL, zero)[e]),
+            )
     return out
 
 
@@ -306,10 +308,13 @@ def function(module, name: str):
 BASE_COLUMN = 64  # the allocation's base address: lane 0, column 64
 
 
-def simulate(tile: Tile, warps: range = range(4), **options) -> dict[int, list[Message]]:
+def simulate(tile: Tile, warps: range = range(4), store: bool = True, **options) -> dict[int, list[Message]]:
     """Run the pass, then check every thread's load and store value by value."""
     positions = tile.positions()
-    module = run_pass(tile.text(positions), **options)
+    text = tile.text(positions)
+    if not store:
+        text = text[: text.index("func.func @store")]
+    module = run_pass(text, **options)
     owners = expected_owners(tile, BASE_COLUMN)
     sixteen = tile.bits == 16
     messages: dict[int, list[Message]] = {}
@@ -332,6 +337,8 @@ def simulate(tile: Tile, warps: range = range(4), **options) -> dict[int, list[M
                 if owner is not None:
                     assert result[t][m] == ("cell", *owner), (w, t, m)
 
+    if not store:
+        return messages
     # Store: each thread writes distinct symbols; exactly the tile's cells receive them.
     tmem = {}
     store = function(module, "store")
@@ -532,6 +539,17 @@ def test_dynamic_fragment_positions_are_shuffled() -> None:
     """A fragment that stores columns in reverse blocks: shuffles put registers in place."""
     tile = Tile((128, 64), "f32", "S[(128, 2, 32) : (1@TLane, 32@TCol, 1@TCol)]", "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 1, 2)]")
     simulate(tile)
+
+
+def test_register_copies_of_a_load() -> None:
+    """R[...] on m: each row is loaded once and copied into both halves of the register vector."""
+    tile = Tile(
+        (128, 32), "f32", "S[(128, 32) : (1@TLane, 1@TCol)]", "S[(4, 32, 32) : (1@warpid, 1@laneid, 1)] + R[2 : 32]"
+    )
+    messages = simulate(tile, store=False)
+    assert [(m.shape, m.num) for m in messages[0]] == [("32x32b", 32)]
+    with pytest.raises(DiagnosticError, match="a tile_store would write one cell from several registers"):
+        run_pass(tile.text(64))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -58,6 +58,7 @@ class TilePlan:
     decl_lane: int  # the buffer address's lane, relative to the allocation
     quarters: list[tuple[Message, ...]]
     positions: int  # length of the register vector (the fragment's m extent)
+    copies: tuple[int, ...] = (0,)  # m offsets of the fragment's replicas (loads only)
 
     def groups(self) -> list[tuple[tuple[Message, ...], list[int]]]:
         """Distinct plans, each with the lane quarters (w % 4) that run it, in quarter order."""
@@ -95,11 +96,15 @@ class _Analysis:
         frag = op.fragment_layout
         assert frag is not None  # the op verifier guarantees a fragment
         if frag.replica:
-            return error(
-                op,
-                f"the register fragment {frag} replicates elements (R[...]); a tile op moves "
-                "each element to or from exactly one register of one thread",
-            )
+            loads = isinstance(op, tcgen05.TileLoadOp)
+            if not loads or any(it.axis != M for it in frag.replica):
+                why = (
+                    "a tile_store would write one cell from several registers"
+                    if not loads
+                    else "a TMEM cell reaches one thread of one warp, so only copies within a "
+                    "thread's registers (R[...] on m) can be made"
+                )
+                return error(op, f"the register fragment {frag} replicates elements: {why}")
         if (problem := self.block_size_problem(frag.span(WARPID))) is not None:
             return problem
 
@@ -153,7 +158,8 @@ class _Analysis:
             if isinstance(plan, Failure):
                 return self.failure(quarter, cells, plan)
             quarters.append(plan)
-        return TilePlan(op, decl, decl_lane, quarters, frag.elements_per_thread())
+        copies = tuple(r.get(M, 0) for r in frag.replica_offsets())
+        return TilePlan(op, decl, decl_lane, quarters, frag.elements_per_thread(), copies)
 
     def block_size_problem(self, warps_needed: int) -> Diagnostic | None:
         func = _enclosing_function(self.op)
@@ -436,7 +442,8 @@ class _TileRewriter:
             )
             parts.append(emit.bitcast(emit.add(ld), self.element))
             for index, position in enumerate(message.positions):
-                picks[position] = (k, self.slot(message, index))
+                for copy in self.plan.copies:
+                    picks[position + copy] = (k, self.slot(message, index))
         return gather(emit, parts, picks, self.element)
 
     def stores(self, emit: _Emitter, address: SSAValue, messages: tuple[Message, ...], value: SSAValue) -> None:

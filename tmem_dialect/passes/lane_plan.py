@@ -185,9 +185,9 @@ def probe(
         return tuple(int(p) for p in position[0].reshape(-1))
     t, r, h = (int(i) for i in np.argwhere(bad)[0])
     where = {"thread": t, "register": r, "lane": int(lanes[t, r, h]), "column": int(columns[t, r, h])}
-    if not inside[t, r, h]:
+    if not 0 <= where["lane"] < WARP_LANES:
         return Mismatch(MismatchKind.OUTSIDE, **where)
-    if thread[t, r, h] == NONE:
+    if thread[t, r, h] == NONE:  # includes columns outside the tile's extent
         return Mismatch(MismatchKind.EMPTY, **where)
     if thread[t, r, h] != t:
         return Mismatch(MismatchKind.OWNER, owner=int(thread[t, r, h]), **where)
