@@ -1,4 +1,5 @@
-"""Upstream llvm-dialect ops and attributes xDSL 0.74 lacks (llvm.mlir.poison, llvm.extractelement, #llvm.constant_range).
+"""Upstream llvm-dialect ops and attributes xDSL 0.74 lacks (llvm.mlir.poison, llvm.extractelement, #llvm.constant_range),
+and upstream's custom syntax of llvm.load/llvm.store properties (`<alignment = 4, nontemporal>`).
 
 They are added to an extended copy of xDSL's llvm dialect (`LLVM_EXTENDED`) that our
 tools register under the name "llvm"; the installed xDSL is left untouched.
@@ -15,7 +16,9 @@ from xdsl.dialects.builtin import (
     SignlessIntegerConstraint,
     VectorType,
 )
-from xdsl.dialects.llvm import LLVM
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i64
+from xdsl.dialects.llvm import ATOMIC_ORDERING_KEYWORDS, LLVM
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -28,7 +31,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
 
@@ -108,8 +111,167 @@ class ExtractElementOp(IRDLOperation):
         )
 
 
+# ---------------------------------------------------------------------------------------------
+# llvm.load / llvm.store in upstream's custom syntax
+# ---------------------------------------------------------------------------------------------
+# Upstream prints `llvm.store volatile %v, %p atomic monotonic <alignment = 4, nontemporal> : T, P`
+# and rejects alignment in the attribute dictionary; xDSL prints `{alignment = 4 : i64}`. These
+# subclasses keep xDSL's classes (so `isinstance(op, llvm.LoadOp)` holds) and fix the syntax.
+
+_KEYWORD_ORDERING = {k: v for v, k in ATOMIC_ORDERING_KEYWORDS.items()}
+
+
+def _parse_atomic(parser: Parser) -> int:
+    if parser.parse_optional_keyword("atomic") is None:
+        return 0
+    if parser.parse_optional_keyword("syncscope") is not None:
+        parser.raise_error("llvm memory accesses with a syncscope are not supported")
+    keyword = parser.parse_identifier()
+    if keyword not in _KEYWORD_ORDERING:
+        parser.raise_error(f"unknown atomic ordering '{keyword}'")
+    return _KEYWORD_ORDERING[keyword]
+
+
+def _parse_access_properties(parser: Parser, allowed: tuple[str, ...]) -> dict[str, Attribute]:
+    """`<alignment = 4, nontemporal>` (upstream's printed form) or `<{alignment = 4 : i64}>`."""
+    props: dict[str, Attribute] = {}
+    if parser.parse_optional_punctuation("<") is None:
+        return props
+    if parser.parse_optional_punctuation("{") is not None:
+        while True:
+            name = parser.parse_identifier()
+            if parser.parse_optional_punctuation("=") is not None:
+                props[name] = parser.parse_attribute()
+            else:
+                props[name] = UnitAttr()
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation("}")
+    else:
+        while True:
+            name = parser.parse_identifier()
+            if parser.parse_optional_punctuation("=") is not None:
+                props[name] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+            else:
+                props[name] = UnitAttr()
+            if parser.parse_optional_punctuation(",") is None:
+                break
+    parser.parse_punctuation(">")
+    for name in props:
+        if name not in allowed:
+            parser.raise_error(f"memory access property '{name}' is not supported here")
+    return props
+
+
+def _int_property(props: dict[str, Attribute], name: str) -> int:
+    value = props.get(name)
+    return value.value.data if isinstance(value, IntegerAttr) else 0
+
+
+def _print_access_properties(printer: Printer, alignment: IntegerAttr | None, flags: list[str]) -> None:
+    parts = [f"alignment = {alignment.value.data}"] if alignment is not None else []
+    parts += flags
+    if parts:
+        printer.print_string(f" <{', '.join(parts)}>")
+
+
+class LoadOp(llvm.LoadOp):
+    """`%v = llvm.load %p [atomic <ordering>] [<alignment = N>] : !llvm.ptr<S> -> T` (upstream syntax)."""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.ptr)
+        if (ordering := self.ordering.value.data) != 0:
+            printer.print_string(f" atomic {ATOMIC_ORDERING_KEYWORDS[ordering]}")
+        _print_access_properties(printer, self.alignment, [])
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.dereferenced_value.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        if parser.parse_optional_keyword("volatile") is not None:
+            parser.raise_error("volatile llvm.load is not supported (xDSL's llvm.load has no such property)")
+        ptr = parser.parse_unresolved_operand()
+        ordering = _parse_atomic(parser)
+        for hint in ("invariant", "invariant_group"):
+            if parser.parse_optional_keyword(hint) is not None:
+                parser.raise_error(f"llvm.load hint '{hint}' is not supported")
+        props = _parse_access_properties(parser, ("alignment", "ordering"))
+        ordering = ordering or _int_property(props, "ordering")
+        attrs = parser.parse_optional_attr_dict()
+        if "alignment" in attrs:  # xDSL's own older printing
+            props["alignment"] = attrs.pop("alignment")
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        alignment = props.get("alignment")
+        op = cls(
+            parser.resolve_operand(ptr, ptr_type),
+            result_type,
+            alignment=alignment.value.data if isinstance(alignment, IntegerAttr) else None,
+            ordering=ordering,
+        )
+        op.attributes |= attrs
+        return op
+
+
+class StoreOp(llvm.StoreOp):
+    """`llvm.store [volatile] %v, %p [atomic <ordering>] [<alignment = N, nontemporal>] : T, !llvm.ptr<S>`."""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.volatile_ is not None:
+            printer.print_string("volatile ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.ptr)
+        if self.ordering is not None and (ordering := self.ordering.value.data) != 0:
+            printer.print_string(f" atomic {ATOMIC_ORDERING_KEYWORDS[ordering]}")
+        _print_access_properties(printer, self.alignment, ["nontemporal"] if self.nontemporal else [])
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.ptr.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        volatile = parser.parse_optional_keyword("volatile") is not None
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        ptr = parser.parse_unresolved_operand()
+        ordering = _parse_atomic(parser)
+        props = _parse_access_properties(parser, ("alignment", "ordering", "nontemporal", "volatile_"))
+        ordering = ordering or _int_property(props, "ordering")
+        attrs = parser.parse_optional_attr_dict()
+        for legacy in ("alignment", "nontemporal"):  # xDSL's own older printing
+            if legacy in attrs:
+                props[legacy] = attrs.pop(legacy)
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        ptr_type = parser.parse_type()
+        alignment = props.get("alignment")
+        op = cls(
+            parser.resolve_operand(value, value_type),
+            parser.resolve_operand(ptr, ptr_type),
+            alignment=alignment.value.data if isinstance(alignment, IntegerAttr) else None,
+            ordering=ordering,
+            volatile=volatile or "volatile_" in props,
+            nontemporal="nontemporal" in props,
+        )
+        op.attributes |= attrs
+        return op
+
+
+_REPLACED = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp}
+
 LLVM_EXTENDED = Dialect(
     "llvm",
-    [*LLVM.operations, PoisonOp, ExtractElementOp],
+    [*(_REPLACED.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp],
     [*LLVM.attributes, ConstantRangeAttr],
 )

@@ -9,8 +9,18 @@ from xdsl.utils.target import Target
 
 
 def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {}
+    def convert_tcgen05_to_nvvm() -> type[ModulePass]:
+        from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
+
+        return ConvertTcgen05ToNVVMPass
+
+    return {"convert-tcgen05-to-nvvm": convert_tcgen05_to_nvvm}
 
 
 def get_targets() -> dict[str, Callable[[], type[Target]]]:
-    return {}
+    def ptx() -> type[Target]:
+        from tmem_dialect.lowering.ptx_target import PTXTarget
+
+        return PTXTarget
+
+    return {"ptx": ptx}

@@ -66,6 +66,22 @@ class TmemOptMain(xDSLOptMain):
             self.available_passes, self.args.passes, verify_between
         )
 
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        """Our targets also take their command-line options (--ptxas-check, --ptx-arch, ...)."""
+        from io import StringIO
+
+        from xdsl.utils.arg_spec import parse_spec
+
+        from tmem_dialect.tools.registry import apply_target_arguments
+
+        spec = parse_spec(self.args.target)
+        if spec.name not in project_targets():
+            return super().output_resulting_program(prog)
+        target = apply_target_arguments(self.available_targets[spec.name]().from_spec(spec), self.args)
+        output = StringIO()
+        target.emit(self.ctx, prog, output)
+        return output.getvalue()
+
     # ---- running ----------------------------------------------------------------------------
 
     def read_input(self) -> tuple[str, str]:

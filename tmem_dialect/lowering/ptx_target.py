@@ -1,0 +1,38 @@
+"""The `ptx` target of tmem-opt: NVVM-level MLIR to a PTX module, optionally checked by ptxas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from tmem_dialect import isa
+from tmem_dialect.diagnostics import DiagnosticError, error
+from tmem_dialect.lowering.ptx_emitter import emit_ptx
+
+
+@dataclass(frozen=True)
+class PTXTarget(Target):
+    """`-t ptx{version=8.6 arch=sm_100a ptxas-check=false}`."""
+
+    name: ClassVar[str] = "ptx"
+
+    # `version=8.6` arrives as a float from the spec syntax, `version="8.6"` as a string.
+    version: str | float = "{}.{}".format(*isa.DEFAULT_PTX_VERSION)
+    arch: str = isa.DEFAULT_PTX_ARCH
+    ptxas_check: bool = False
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        try:
+            version = isa.parse_ptx_version(str(self.version))
+        except ValueError as e:
+            raise DiagnosticError([error(None, str(e))]) from None
+        ptx = emit_ptx(module, version, self.arch)
+        if self.ptxas_check:
+            from tmem_dialect.lowering.ptxas import check_or_raise
+
+            check_or_raise(ptx, self.arch)
+        output.write(ptx.text)
