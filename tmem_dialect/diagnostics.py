@@ -34,7 +34,7 @@ def _file_line_col(loc: Attribute) -> SourceLocation | None:
     if isinstance(loc, FileLineColLoc):
         return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
     if isinstance(loc, NameLoc):
-        return _file_line_col(loc.child_loc)
+        return _file_line_col(loc.location)
     if isinstance(loc, CallSiteLoc):
         return _file_line_col(loc.callee)
     if isinstance(loc, FusedLoc):
