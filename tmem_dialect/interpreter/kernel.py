@@ -371,9 +371,11 @@ def run_kernel(
     ctas = 2 if cta_pair else 1
     machine = Machine(int(np.prod(dims)), ctas, options)
     warps = [_new_warp(module, machine, w, dims, ctas) for w in range(machine.warp_count)]
-    for w in warps:
-        for functions in FUNCTIONS:
-            w.register_implementations(functions())
+    shared = warps[0]
+    for functions in FUNCTIONS:
+        shared.register_implementations(functions())
+    for w in warps[1:]:
+        w.share_implementations(shared)
     machine.warp_interpreters = warps
     problems = precheck(module, k, warps[0])
     if problems:

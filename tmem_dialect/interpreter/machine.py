@@ -126,6 +126,7 @@ class Machine:
         self.globals: dict[str, list[Buffer]] = {}
         self.global_shapes: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         self.tile_maps: dict[tuple[int, int], tuple[Operation, tuple[np.ndarray, ...]]] = {}
+        self.cell_sets: dict[tuple, tm.CellSet] = {}  # ld/st geometry by (taddr, shape, num, ...)
 
     # ---- module globals ---------------------------------------------------------------------
 
@@ -296,64 +297,67 @@ class Machine:
         w: WarpInterpreter,
         op: Operation,
         kind: EffectKind,
-        lanes: np.ndarray,
-        cols: np.ndarray,
-        threads: np.ndarray,
+        access: tm.CellSet,
         cells: Callable[[], tuple[np.ndarray, np.ndarray]],
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Check and record one warp's access of cells (lanes, cols); returns (flat, valid mask).
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Check and record one warp's access of the cells of `access`.
 
-        `threads` gives the thread (lane id in the warp) of each cell, for messages.
+        Returns the flat indices of the cells inside TMEM and the mask selecting them from
+        `access` (None: all of them are inside).
         """
         cta = self.ctas[w.cta]
-        valid = (lanes >= 0) & (lanes < tm.LANES) & (cols >= 0) & (cols < tm.COLUMNS)
-        if not valid.all():
+        valid = None
+        if not access.inside:
+            lanes, cols = access.lanes, access.cols
+            valid = (lanes >= 0) & (lanes < tm.LANES) & (cols >= 0) & (cols < tm.COLUMNS)
             i = int(np.argmax(~valid))
             self.report(
                 "out-of-tmem",
                 "error",
                 op,
-                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads.flat[i]))}) addresses "
-                f"TMEM lane {int(lanes.flat[i])}, column {int(cols.flat[i])}, outside the "
+                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(access.threads[i]))}) addresses "
+                f"TMEM lane {int(lanes[i])}, column {int(cols[i])}, outside the "
                 f"{tm.LANES} x {tm.COLUMNS} Tensor Memory",
                 key=w.warp,
             )
-        flat = (lanes * tm.COLUMNS + cols)[valid]
-        vthreads = threads[valid]
+            access = access.select(valid)
+            if not access.flat.size:
+                return access.flat, valid
+        lanes, cols, threads, flat = access.lanes, access.cols, access.threads, access.flat
         quarter = isa.lane_quarter(w.warp_in_cta)
-        vlanes = lanes[valid]
-        outside = (vlanes < quarter.start) | (vlanes >= quarter.stop)
-        if outside.any():
+        if access.lane_range[0] < quarter.start or access.lane_range[1] >= quarter.stop:
+            outside = (lanes < quarter.start) | (lanes >= quarter.stop)
             i = int(np.argmax(outside))
             self.report(
                 "lane-quarter",
                 "error",
                 op,
-                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(vthreads[i]))}) accesses "
+                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
                 f"{tm.cell_text(int(flat[i]))}, outside the warp's lane quarter "
                 f"{quarter.start}..{quarter.stop - 1} (warp w may access lanes 32*(w%4)..32*(w%4)+31)",
                 key=w.warp,
             )
-        owner = cta.tmem.allocator.owner[flat % tm.COLUMNS]
-        unallocated = owner < 0
-        if unallocated.any():
-            i = int(np.argmax(unallocated))
-            column = int(flat[i]) % tm.COLUMNS
-            freed = cta.tmem.allocator.last_freed_column(column)
-            notes = [("it was freed here", freed.dealloc_op)] if freed is not None else []
-            self.report(
-                "unallocated",
-                "error",
-                op,
-                f"{op.name} of warp {w.warp} (thread {w.thread_id(int(vthreads[i]))}) accesses "
-                f"{tm.cell_text(int(flat[i]))}, which is not allocated",
-                notes,
-                key=w.warp,
-            )
+        owner = cta.tmem.allocator.owner
+        if (owner[access.col_range[0] : access.col_range[1] + 1] < 0).any():
+            unallocated = owner[cols] < 0
+            if unallocated.any():
+                i = int(np.argmax(unallocated))
+                column = int(cols[i])
+                freed = cta.tmem.allocator.last_freed_column(column)
+                notes = [("it was freed here", freed.dealloc_op)] if freed is not None else []
+                self.report(
+                    "unallocated",
+                    "error",
+                    op,
+                    f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
+                    f"{tm.cell_text(int(flat[i]))}, which is not allocated",
+                    notes,
+                    key=w.warp,
+                )
 
         def thread_of(f: int) -> int | None:
             hit = np.flatnonzero(flat == f)
-            return w.thread_id(int(vthreads[hit[0]])) if hit.size else None
+            return w.thread_id(int(threads[hit[0]])) if hit.size else None
 
         clock = self.clocks[w.warp]
         for p in tm.conflicts(cta.tmem, self.history, flat, kind, w.warp, op, clock, thread_of,
@@ -362,7 +366,6 @@ class Machine:
         rec = self.history.new(w.warp, kind, op, clock, cells, w.thread_id(0))
         tm.record(cta.tmem, rec, flat)
         self.cells_moved += flat.size
-        w.last_record = rec
         return flat, valid
 
     # ---- allocation lifecycle ---------------------------------------------------------------

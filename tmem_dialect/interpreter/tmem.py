@@ -28,6 +28,39 @@ def cell_text(flat: int) -> str:
     return f"TMEM lane {flat // COLUMNS}, column {flat % COLUMNS}"
 
 
+@dataclass(frozen=True)
+class CellSet:
+    """The cells of one warp's access as flat arrays (read-only), with their bounds precomputed."""
+
+    lanes: np.ndarray
+    cols: np.ndarray
+    threads: np.ndarray  # the lane in the warp (0..31) that accesses each cell
+    flat: np.ndarray
+    lane_range: tuple[int, int]
+    col_range: tuple[int, int]
+
+    @staticmethod
+    def of(lanes: np.ndarray, cols: np.ndarray, threads: np.ndarray) -> CellSet:
+        for a in (lanes, cols, threads):
+            a.setflags(write=False)
+        flat = lanes * COLUMNS + cols
+        flat.setflags(write=False)
+        if lanes.size:
+            bounds = (int(lanes.min()), int(lanes.max())), (int(cols.min()), int(cols.max()))
+        else:
+            bounds = (0, 0), (0, 0)
+        return CellSet(lanes, cols, threads, flat, *bounds)
+
+    @property
+    def inside(self) -> bool:
+        """Every cell lies inside the 128 x 512 TMEM."""
+        (l0, l1), (c0, c1) = self.lane_range, self.col_range
+        return l0 >= 0 and l1 < LANES and c0 >= 0 and c1 < COLUMNS
+
+    def select(self, keep: np.ndarray) -> CellSet:
+        return CellSet.of(self.lanes[keep], self.cols[keep], self.threads[keep])
+
+
 @dataclass
 class AccessRecord:
     """One warp's asynchronous access (or a dealloc) of a set of TMEM cells."""
@@ -141,6 +174,7 @@ class TensorMemory:
         self.allocator = Allocator()
         self.first_warp = first_warp
         self.warps_in_cta = warps_in_cta
+        self.wild_readers: set[int] = set()
 
     def reader_array(self, warp: int) -> np.ndarray:
         arr = self.readers.get(warp)
@@ -148,6 +182,24 @@ class TensorMemory:
             arr = np.full(CELLS, -1, dtype=np.int64)
             self.readers[warp] = arr
         return arr
+
+    def note_read(self, warp: int, flat: np.ndarray) -> None:
+        """Remember when a warp read outside its own lane quarter (then every check sees it)."""
+        quarter = (warp - self.first_warp) % isa.WARPS_PER_WARPGROUP
+        lanes = flat // COLUMNS
+        if flat.size and ((lanes.min() // isa.LANES_PER_WARP) != quarter or (lanes.max() // isa.LANES_PER_WARP) != quarter):
+            self.wild_readers.add(warp)
+
+    def readers_of(self, flat: np.ndarray, everything: bool) -> list[np.ndarray]:
+        """Reader arrays that can hold reads of `flat`: warps of those lane quarters, and wild ones."""
+        if everything or not flat.size:
+            return list(self.readers.values())
+        quarters = set(range(int(flat.min()) // COLUMNS // isa.LANES_PER_WARP,
+                             int(flat.max()) // COLUMNS // isa.LANES_PER_WARP + 1))
+        return [
+            arr for w, arr in self.readers.items()
+            if (w - self.first_warp) % isa.WARPS_PER_WARPGROUP in quarters or w in self.wild_readers
+        ]
 
 
 class History:
@@ -189,11 +241,15 @@ class History:
 
 
 def _unique_ids(ids: np.ndarray) -> np.ndarray:
+    """The distinct record ids (>= 0) in `ids`; -1 marks cells nobody touched."""
     if ids.size == 0:
         return ids
     lo, hi = ids.min(), ids.max()
     if lo == hi:
         return ids[:1] if lo >= 0 else ids[:0]
+    if hi < 4 * ids.size:
+        counts = np.bincount(ids[ids >= 0] if lo < 0 else ids, minlength=int(hi) + 1)
+        return np.flatnonzero(counts)
     u = np.unique(ids)
     return u[u >= 0]
 
@@ -311,7 +367,7 @@ def conflicts(
     problems: list[Problem] = []
     sources = [tm.writer]
     if kind.writes_tmem or kind is EffectKind.DEALLOC:
-        sources.extend(tm.readers.values())
+        sources.extend(tm.readers_of(flat, kind is EffectKind.DEALLOC))
     for source in sources:
         ids = source[flat]
         for rid in _unique_ids(ids):
@@ -337,3 +393,4 @@ def record(tm: TensorMemory, rec: AccessRecord, flat: np.ndarray) -> None:
         tm.writer[flat] = rec.id
     else:
         tm.reader_array(rec.warp)[flat] = rec.id
+        tm.note_read(rec.warp, flat)

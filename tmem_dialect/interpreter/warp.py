@@ -119,6 +119,11 @@ class WarpInterpreter(Interpreter):
             self._table = dict(self._impls._impl_dict)  # pyright: ignore[reportPrivateUsage]
         return self._table
 
+    def share_implementations(self, other: WarpInterpreter) -> None:
+        """Use the op implementations (and lookup table) another warp registered."""
+        self._impls = other._impls
+        self._table = other._impl_table()
+
     def impl_for(self, op_type: type[Operation]) -> Any:
         """The implementation of an op class, or of its nearest base class that has one
         (so a subclass that only changes syntax, like an upstream-printing llvm.load, runs)."""

@@ -19,7 +19,7 @@ from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.interpreter import values as V
-from tmem_dialect.interpreter.tmem import COLUMNS
+from tmem_dialect.interpreter.tmem import COLUMNS, CellSet
 from tmem_dialect.interpreter.warp import TMEMBufferValue, WarpInterpreter
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID
 from tmem_dialect.memory_model import EffectKind
@@ -27,17 +27,40 @@ from tmem_dialect.memory_model import EffectKind
 _THREADS = np.arange(V.WARP)
 
 
-def ldst_cells(taddr: int, effect: TMEMEffect, active: np.ndarray):
-    """(lanes, cols, threads), each [active threads, regs, halves], of one warp's ld/st."""
+def ldst_cells(taddr: int, effect: TMEMEffect, active: np.ndarray | None) -> CellSet:
+    """The cells of one warp's ld/st in (thread, register, half) order.
+
+    `active` (None: the whole warp) selects the threads that take part.
+    """
     assert effect.shape is not None and effect.num is not None
     lanes, cols = isa.access_cells(taddr, effect.shape, effect.num, effect.packed, effect.offset)
-    threads = np.broadcast_to(_THREADS[:, None, None], lanes.shape)
-    return lanes[active], cols[active], threads[active]
+    per_thread = lanes[0].size
+    threads = np.repeat(_THREADS, per_thread)
+    lanes, cols = lanes.reshape(-1), cols.reshape(-1)
+    if active is not None:
+        sel = np.repeat(active, per_thread)
+        lanes, cols, threads = lanes[sel], cols[sel], threads[sel]
+    return CellSet.of(lanes, cols, threads)
 
 
-def _flat_cells(lanes: np.ndarray, cols: np.ndarray, threads: np.ndarray):
-    valid = (lanes >= 0) & (lanes < isa.TMEM_LANES) & (cols >= 0) & (cols < COLUMNS)
-    return (lanes * COLUMNS + cols)[valid], threads[valid]
+def _cached_cells(w: WarpInterpreter, taddr: int, effect: TMEMEffect, active: np.ndarray | None) -> CellSet:
+    key = (taddr, effect.shape, effect.num, effect.packed, effect.offset,
+           None if active is None else active.tobytes())
+    cache = w.machine.cell_sets
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 4096:
+            cache.clear()
+        found = cache[key] = ldst_cells(taddr, effect, active)
+    return found
+
+
+def _valid_cells(access: CellSet) -> tuple[np.ndarray, np.ndarray]:
+    """(flat cells inside TMEM, their lanes in the warp): what a record recomputes for messages."""
+    if access.inside:
+        return access.flat, access.threads
+    valid = (access.lanes >= 0) & (access.lanes < isa.TMEM_LANES) & (access.cols >= 0) & (access.cols < COLUMNS)
+    return access.flat[valid], access.threads[valid]
 
 
 def run_ldst(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> np.ndarray | None:
@@ -45,31 +68,39 @@ def run_ldst(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> np.ndarra
     m.check_collective(w, op, op.name)
     assert effect.address is not None and effect.registers is not None
     taddr = m.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
-    active = w.mask.copy()
-    lanes, cols, threads = ldst_cells(taddr, effect, active)
-    flat, valid = m.tmem_access(
-        w, op, effect.kind, lanes, cols, threads,
-        lambda: _flat_cells(*ldst_cells(taddr, effect, active)),
-    )
+    active = None if w.mask.all() else w.mask.copy()
+    access = _cached_cells(w, taddr, effect, active)
+    flat, valid = m.tmem_access(w, op, effect.kind, access, lambda: _valid_cells(access))
+    lanes = access.lanes
+    regs = isa.regs_per_thread(effect.shape, effect.num)  # type: ignore[arg-type]
+    halves = 2 if effect.packed else 1
     cells = m.ctas[w.cta].tmem.cells
     if effect.kind is EffectKind.LD:
-        got = np.zeros(lanes.shape, dtype=np.uint32)
-        got[valid] = cells[flat]
-        out = np.zeros((V.WARP, *lanes.shape[1:]), dtype=np.uint32)
-        out[active] = got
-        if effect.packed:
-            regs = (out[..., 0] & 0xFFFF) | ((out[..., 1] & 0xFFFF) << 16)
+        if valid is None and active is None:
+            out = cells[flat].reshape(V.WARP, regs, halves)
         else:
-            regs = out[..., 0]
-        result = regs.view(np.int32)
+            got = np.zeros(lanes.shape, dtype=np.uint32)
+            if valid is None:
+                got[:] = cells[flat]
+            else:
+                got[valid] = cells[flat]
+            out = np.zeros((V.WARP, regs, halves), dtype=np.uint32)
+            out[active if active is not None else slice(None)] = got.reshape(-1, regs, halves)
+        if effect.packed:
+            result = ((out[..., 0] & 0xFFFF) | ((out[..., 1] & 0xFFFF) << 16)).view(np.int32)
+        else:
+            result = out[..., 0].view(np.int32)
         w.note_pending_registers(result, op)
         return result
     bits = np.ascontiguousarray(w.env[effect.registers]).view(np.uint32)
     if effect.packed:
-        halves = np.stack([bits & 0xFFFF, bits >> 16], axis=-1)
+        data = np.stack([bits & 0xFFFF, bits >> 16], axis=-1)
     else:
-        halves = bits[..., None]
-    cells[flat] = halves[active][valid]
+        data = bits
+    if active is not None:
+        data = data[active]
+    data = data.reshape(-1)
+    cells[flat] = data if valid is None else data[valid]
     return None
 
 
@@ -135,19 +166,20 @@ def run_tile(w: WarpInterpreter, op: tcgen05._TileOp, args: PythonValues):
     lanes = isa.taddr_lane(taddr) + lane_off
     cols = isa.taddr_column(taddr) + col_off
     kind = EffectKind.LD if load else EffectKind.ST
-    flat, valid = m.tmem_access(w, op, kind, lanes, cols, thread,
-                                lambda: _flat_cells(lanes, cols, thread))
+    access = CellSet.of(lanes, cols, thread)
+    flat, valid = m.tmem_access(w, op, kind, access, lambda: _valid_cells(access))
     cells = m.ctas[w.cta].tmem.cells
     if load:
         result_type = op.results[0].type
         out = V.zeros(result_type)
         got = np.zeros(lanes.shape, dtype=np.uint32)
-        got[valid] = cells[flat]
+        got[valid if valid is not None else slice(None)] = cells[flat]
         out[thread, reg] = _from_cell_bits(got, out.dtype)
         w.note_pending_registers(out, op)
         return (out,)
     value = args[0]
-    cells[flat] = _cell_bits(np.ascontiguousarray(value[thread, reg]))[valid]
+    bits = _cell_bits(np.ascontiguousarray(value[thread, reg]))
+    cells[flat] = bits if valid is None else bits[valid]
     return ()
 
 
