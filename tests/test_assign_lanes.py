@@ -135,6 +135,8 @@ class Sim:
                 fn = {0: lambda x, y: x == y, 6: lambda x, y: x < y}[pred]  # eq, ult
                 env[op.results[0]] = [int(fn(x, y)) for x, y in zip(a, b)]
             elif name == "vector.shuffle":
+                # Equal operand types: the lowering maps it to LLVM's shufflevector, which needs them.
+                assert op.v1.type == op.v2.type, f"shuffle of {op.v1.type} and {op.v2.type}"
                 mask = list(op.mask.get_values())
                 a, b = env[op.operands[0]], env[op.operands[1]]
                 env[op.results[0]] = [[(x + y)[i] for i in mask] for x, y in zip(a, b)]

@@ -317,6 +317,17 @@ def _vector_length(value: SSAValue) -> int:
     return value.type.get_shape()[0]
 
 
+def _paired(emit: _Emitter, a: SSAValue, b: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Both operands at one length: LLVM's shufflevector (what vector.shuffle lowers to) needs
+    equal operand types, so the shorter one is first widened, keeping its elements in place."""
+    la, lb = _vector_length(a), _vector_length(b)
+    if la < lb:
+        a = emit.shuffle(a, a, [*range(la), *[0] * (lb - la)])
+    elif lb < la:
+        b = emit.shuffle(b, b, [*range(lb), *[0] * (la - lb)])
+    return a, b
+
+
 def gather(
     emit: _Emitter, parts: list[SSAValue], picks: list[tuple[int, int] | None], element: Attribute
 ) -> SSAValue:
@@ -327,7 +338,7 @@ def gather(
     """
     parts = list(parts)
     if any(p is None for p in picks):
-        parts.append(emit.zeros(element, 1))
+        parts.append(emit.zeros(element, _vector_length(parts[-1]) if parts else len(picks)))
         picks = [p if p is not None else (len(parts) - 1, 0) for p in picks]
     resolved: list[tuple[int, int]] = picks  # type: ignore[assignment]
     if len(parts) == 1:
@@ -336,14 +347,16 @@ def gather(
         return emit.shuffle(parts[0], parts[0], [s for _, s in resolved])
     while len(parts) > 2:
         kept = [sorted({s for k, s in resolved if k == part}) for part in (0, 1)]
-        mask = kept[0] + [_vector_length(parts[0]) + s for s in kept[1]]
-        joined = emit.shuffle(parts[0], parts[1], mask)
+        first, second = _paired(emit, parts[0], parts[1])
+        mask = kept[0] + [_vector_length(first) + s for s in kept[1]]
+        joined = emit.shuffle(first, second, mask)
         where = {(0, s): i for i, s in enumerate(kept[0])}
         where.update({(1, s): len(kept[0]) + i for i, s in enumerate(kept[1])})
         resolved = [(0, where[(k, s)]) if k < 2 else (k - 1, s) for k, s in resolved]
         parts = [joined, *parts[2:]]
-    first = _vector_length(parts[0])
-    return emit.shuffle(parts[0], parts[1], [s if k == 0 else first + s for k, s in resolved])
+    first, second = _paired(emit, parts[0], parts[1])
+    offset = _vector_length(first)
+    return emit.shuffle(first, second, [s if k == 0 else offset + s for k, s in resolved])
 
 
 @dataclass

@@ -25,8 +25,8 @@ func.func @bf16_rows(%base: i32, %v: vector<256xbf16>) -> vector<256xbf16> attri
 // CHECK-NEXT:  %[[P:.*]] = vector.shuffle %v, %v [0, 1] : vector<3xf16>, vector<3xf16>
 // CHECK-NEXT:  %[[PR:.*]] = vector.bitcast %[[P]] : vector<2xf16> to vector<1xi32>
 // CHECK-NEXT:  tcgen05.st %[[PR]], %[[A]] shape_32x32b x1 unpack : vector<1xi32>
-// CHECK-NEXT:  %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf16>
-// CHECK-NEXT:  %[[U:.*]] = vector.shuffle %v, %[[Z]] [2, 3] : vector<3xf16>, vector<1xf16>
+// CHECK-NEXT:  %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<3xf16>
+// CHECK-NEXT:  %[[U:.*]] = vector.shuffle %v, %[[Z]] [2, 3] : vector<3xf16>, vector<3xf16>
 // CHECK-NEXT:  %[[UR:.*]] = vector.bitcast %[[U]] : vector<2xf16> to vector<1xi32>
 // CHECK-NEXT:  %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-NEXT:  %[[A2:.*]] = arith.addi %[[A]], %[[C2]] : i32
