@@ -1,0 +1,89 @@
+"""tmem-verify: the whole-program TMEM rules of tcgen05 and nvvm.tcgen05 kernels, reported as MLIR diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.passes.hazards import (
+    KernelAnalysis,
+    Options,
+    parse_options,
+    tmem_functions,
+    unanalysed,
+)
+from tmem_dialect.passes.values import is_kernel
+
+
+def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
+    """Every diagnostic tmem-verify reports for `module`, in source order."""
+    found: list[Diagnostic] = []
+    for function in tmem_functions(module):
+        analysis = KernelAnalysis(function, options)
+        found.extend(_kernel_notes(function, analysis))
+        found.extend(unanalysed(function, analysis.cfg, module))
+        found.extend(_mixed_cta_groups(function))
+        found.extend(analysis.run().diagnostics)
+    return sorted(found, key=_position)
+
+
+def _position(d: Diagnostic) -> tuple[str, int, int]:
+    loc = d.location
+    return (loc.file, loc.line, loc.column) if loc is not None else ("", 0, 0)
+
+
+def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnostic]:
+    if not is_kernel(function):
+        return [
+            warning(function, "this function uses TMEM but is not a kernel (no nvvm.kernel or "
+                    "tcgen05.kernel): it is checked as if it were one")
+        ]
+    if not analysis.space.declared:
+        return [
+            warning(function, "the kernel does not declare its block size (nvvm.reqntid or "
+                    "tcgen05.reqntid): warp checks assume a one-dimensional block of up to "
+                    "1024 threads")
+        ]
+    return []
+
+
+def _mixed_cta_groups(function: Operation) -> list[Diagnostic]:
+    """All tcgen05 instructions of a kernel use the same cta_group [ptxas rejects mixing]."""
+    first: tuple[int, Operation] | None = None
+    found: list[Diagnostic] = []
+    for op in function.walk():
+        effect = tmem_effect(op)
+        if effect is None or effect.cta_group is None:
+            continue
+        if first is None:
+            first = (effect.cta_group, op)
+        elif effect.cta_group != first[0]:
+            found.append(
+                error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
+                      f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
+                      "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
+            )
+    return found
+
+
+@dataclass(frozen=True)
+class TmemVerifyPass(ModulePass):
+    """Check the TMEM rules of every kernel: allocation lifecycle, warp-collective divergence,
+    lane quarters, waits (rules 1-4) and fences around barriers that hand TMEM between warps."""
+
+    name = "tmem-verify"
+
+    ptx_version: str | float = "8.6"
+    """The targeted PTX ISA version: 9.4 and later pipeline same-warp st->ld, st->st, ld->st."""
+    conservative: bool = False
+    """Also note register reads of an ld before its wait::ld (legal; the seed's stricter rule)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        options = parse_options(self.ptx_version, self.conservative, insert=False)
+        emit_all_or_raise(verify_module(op, options))
