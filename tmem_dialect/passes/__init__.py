@@ -15,6 +15,18 @@ def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AssignLanesPass
 
+    def verify() -> type[ModulePass]:
+        from tmem_dialect.passes.verify import TmemVerifyPass
+
+        return TmemVerifyPass
+
+    def insert_waits() -> type[ModulePass]:
+        from tmem_dialect.passes.insert_waits import TmemInsertWaitsPass
+
+        return TmemInsertWaitsPass
+
     return {
         "tmem-assign-lanes": assign_lanes,
+        "tmem-verify": verify,
+        "tmem-insert-waits": insert_waits,
     }
