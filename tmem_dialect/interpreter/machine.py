@@ -360,11 +360,11 @@ class Machine:
             return w.thread_id(int(threads[hit[0]])) if hit.size else None
 
         clock = self.clocks[w.warp]
-        for p in tm.conflicts(cta.tmem, self.history, flat, kind, w.warp, op, clock, thread_of,
+        for p in tm.conflicts(cta.tmem, self.history, access, kind, w.warp, op, clock, thread_of,
                               self.options.ptx_version, self._seen):
             self.report_problem(p, op)
         rec = self.history.new(w.warp, kind, op, clock, cells, w.thread_id(0))
-        tm.record(cta.tmem, rec, flat)
+        tm.record(cta.tmem, rec, access)
         self.cells_moved += flat.size
         return flat, valid
 
@@ -560,16 +560,14 @@ class Machine:
                 f"allocation there has {a.ncols}",
                 [(f"the allocation of {a.ncols} columns", a.op)],
             )
-        lanes = np.repeat(np.arange(tm.LANES), a.ncols)
-        cols = np.tile(np.arange(a.base, a.base + a.ncols), tm.LANES)
-        flat = lanes * tm.COLUMNS + cols
+        freed = tm.CellSet.rectangle(range(tm.LANES), range(a.base, a.base + a.ncols))
         clock = self.clocks[w.warp]
-        for p in tm.conflicts(cta.tmem, self.history, flat, EffectKind.DEALLOC, w.warp, op, clock,
+        for p in tm.conflicts(cta.tmem, self.history, freed, EffectKind.DEALLOC, w.warp, op, clock,
                               lambda f: None, self.options.ptx_version, self._seen):
             self.report_problem(p, op)
         rec = self.history.new(w.warp, EffectKind.DEALLOC, op, clock,
-                               lambda: (flat, np.zeros_like(flat)), w.thread_id(0), synchronous=True)
-        tm.record(cta.tmem, rec, flat)
+                               lambda: (freed.flat, freed.threads), w.thread_id(0), synchronous=True)
+        tm.record(cta.tmem, rec, freed)
         alloc.free(a, op, clock.vc)
         clock.tick()
 

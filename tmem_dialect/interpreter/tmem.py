@@ -38,6 +38,9 @@ class CellSet:
     flat: np.ndarray
     lane_range: tuple[int, int]
     col_range: tuple[int, int]
+    # When the cells are exactly the rectangle lane_range x col_range (fragments are bijective, so
+    # a matching count suffices), per-cell metadata is read and written through this slice.
+    rect: tuple[slice, slice] | None = None
 
     @staticmethod
     def of(lanes: np.ndarray, cols: np.ndarray, threads: np.ndarray) -> CellSet:
@@ -45,11 +48,41 @@ class CellSet:
             a.setflags(write=False)
         flat = lanes * COLUMNS + cols
         flat.setflags(write=False)
-        if lanes.size:
-            bounds = (int(lanes.min()), int(lanes.max())), (int(cols.min()), int(cols.max()))
+        if not lanes.size:
+            return CellSet(lanes, cols, threads, flat, (0, 0), (0, 0))
+        (l0, l1), (c0, c1) = (int(lanes.min()), int(lanes.max())), (int(cols.min()), int(cols.max()))
+        rect = None
+        inside = l0 >= 0 and l1 < LANES and c0 >= 0 and c1 < COLUMNS
+        if inside and (l1 - l0 + 1) * (c1 - c0 + 1) == flat.size and np.unique(flat).size == flat.size:
+            rect = (slice(l0, l1 + 1), slice(c0, c1 + 1))
+        return CellSet(lanes, cols, threads, flat, (l0, l1), (c0, c1), rect)
+
+    @staticmethod
+    def rectangle(lanes: range, cols: range) -> CellSet:
+        """All cells of lanes x cols (lane-major), e.g. the columns a dealloc frees."""
+        l = np.repeat(np.arange(lanes.start, lanes.stop), len(cols))
+        c = np.tile(np.arange(cols.start, cols.stop), len(lanes))
+        return CellSet.of(l, c, np.zeros_like(l))
+
+    def ids(self, per_cell: np.ndarray) -> np.ndarray:
+        """The entries of a per-cell metadata array (flat, 128*512) for these cells."""
+        if self.rect is not None:
+            return per_cell.reshape(LANES, COLUMNS)[self.rect]
+        return per_cell[self.flat]
+
+    def assign(self, per_cell: np.ndarray, value: int) -> None:
+        if self.rect is not None:
+            per_cell.reshape(LANES, COLUMNS)[self.rect] = value
         else:
-            bounds = (0, 0), (0, 0)
-        return CellSet(lanes, cols, threads, flat, *bounds)
+            per_cell[self.flat] = value
+
+    def flat_at(self, ids: np.ndarray, rid: int) -> int:
+        """The flat index of the first cell whose entry in `ids` (from `ids()`) is `rid`."""
+        pos = int(np.argmax((ids == rid).reshape(-1)))
+        if self.rect is None:
+            return int(self.flat[pos])
+        width = self.rect[1].stop - self.rect[1].start
+        return (self.rect[0].start + pos // width) * COLUMNS + self.rect[1].start + pos % width
 
     @property
     def inside(self) -> bool:
@@ -183,19 +216,19 @@ class TensorMemory:
             self.readers[warp] = arr
         return arr
 
-    def note_read(self, warp: int, flat: np.ndarray) -> None:
+    def note_read(self, warp: int, access: CellSet) -> None:
         """Remember when a warp read outside its own lane quarter (then every check sees it)."""
         quarter = (warp - self.first_warp) % isa.WARPS_PER_WARPGROUP
-        lanes = flat // COLUMNS
-        if flat.size and ((lanes.min() // isa.LANES_PER_WARP) != quarter or (lanes.max() // isa.LANES_PER_WARP) != quarter):
+        lo, hi = access.lane_range
+        if lo // isa.LANES_PER_WARP != quarter or hi // isa.LANES_PER_WARP != quarter:
             self.wild_readers.add(warp)
 
-    def readers_of(self, flat: np.ndarray, everything: bool) -> list[np.ndarray]:
-        """Reader arrays that can hold reads of `flat`: warps of those lane quarters, and wild ones."""
-        if everything or not flat.size:
+    def readers_of(self, access: CellSet, everything: bool) -> list[np.ndarray]:
+        """Reader arrays that can hold reads of these cells: warps of their lane quarters, wild ones."""
+        if everything or not access.flat.size:
             return list(self.readers.values())
-        quarters = set(range(int(flat.min()) // COLUMNS // isa.LANES_PER_WARP,
-                             int(flat.max()) // COLUMNS // isa.LANES_PER_WARP + 1))
+        lo, hi = access.lane_range
+        quarters = set(range(lo // isa.LANES_PER_WARP, hi // isa.LANES_PER_WARP + 1))
         return [
             arr for w, arr in self.readers.items()
             if (w - self.first_warp) % isa.WARPS_PER_WARPGROUP in quarters or w in self.wild_readers
@@ -246,7 +279,8 @@ def _unique_ids(ids: np.ndarray) -> np.ndarray:
         return ids
     lo, hi = ids.min(), ids.max()
     if lo == hi:
-        return ids[:1] if lo >= 0 else ids[:0]
+        return np.array([lo]) if lo >= 0 else np.array([], dtype=np.int64)
+    ids = ids.reshape(-1)
     if hi < 4 * ids.size:
         counts = np.bincount(ids[ids >= 0] if lo < 0 else ids, minlength=int(hi) + 1)
         return np.flatnonzero(counts)
@@ -351,7 +385,7 @@ def check_pair(
 def conflicts(
     tm: TensorMemory,
     history: History,
-    flat: np.ndarray,
+    access: CellSet,
     kind: EffectKind,
     warp: int,
     op: Operation,
@@ -360,21 +394,21 @@ def conflicts(
     ptx_version: tuple[int, int],
     seen: set[tuple[str, int, int]],
 ) -> list[Problem]:
-    """Problems of a new access of `kind` by `warp` on cells `flat`, against the recorded history.
+    """Problems of a new access of `kind` by `warp` on the cells of `access`, against the history.
 
     `seen` holds (kind, op id, op id) keys already reported, so a loop reports a pair once.
     """
     problems: list[Problem] = []
     sources = [tm.writer]
     if kind.writes_tmem or kind is EffectKind.DEALLOC:
-        sources.extend(tm.readers_of(flat, kind is EffectKind.DEALLOC))
+        sources.extend(tm.readers_of(access, kind is EffectKind.DEALLOC))
     for source in sources:
-        ids = source[flat]
+        ids = access.ids(source)
         for rid in _unique_ids(ids):
             a = history.records[int(rid)]
             if a.warp == warp and a.completion is not None:
                 continue
-            first = int(flat[np.argmax(ids == rid)])
+            first = access.flat_at(ids, int(rid))
             p = check_pair(a, kind, warp, op, clock, clock.pending_fenced, first,
                            thread_of(first), ptx_version)
             if p is None:
@@ -387,10 +421,10 @@ def conflicts(
     return problems
 
 
-def record(tm: TensorMemory, rec: AccessRecord, flat: np.ndarray) -> None:
-    """Make `rec` the latest writer (st, dealloc) or this warp's latest reader (ld) of `flat`."""
+def record(tm: TensorMemory, rec: AccessRecord, access: CellSet) -> None:
+    """Make `rec` the latest writer (st, dealloc) or this warp's latest reader (ld) of the cells."""
     if rec.kind.writes_tmem or rec.kind is EffectKind.DEALLOC:
-        tm.writer[flat] = rec.id
+        access.assign(tm.writer, rec.id)
     else:
-        tm.reader_array(rec.warp)[flat] = rec.id
-        tm.note_read(rec.warp, flat)
+        access.assign(tm.reader_array(rec.warp), rec.id)
+        tm.note_read(rec.warp, access)
