@@ -25,7 +25,13 @@ def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TmemInsertWaitsPass
 
+    def pipeline() -> type[ModulePass]:
+        from tmem_dialect.passes.pipeline import TmemPipelinePass
+
+        return TmemPipelinePass
+
     return {
+        "tmem-pipeline": pipeline,
         "tmem-assign-lanes": assign_lanes,
         "tmem-verify": verify,
         "tmem-insert-waits": insert_waits,

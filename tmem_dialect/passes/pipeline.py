@@ -1,0 +1,38 @@
+"""tmem-pipeline: assign lanes, insert waits and fences, verify — the one-step path for users."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from tmem_dialect.ir import verify_or_raise
+from tmem_dialect.passes.assign_lanes import AssignLanesPass
+from tmem_dialect.passes.insert_waits import TmemInsertWaitsPass
+from tmem_dialect.passes.verify import TmemVerifyPass
+
+
+@dataclass(frozen=True)
+class TmemPipelinePass(ModulePass):
+    """Users write kernels with warpgroup tiles and without waits; this lowers the tiles to
+    per-warp tcgen05.ld/st, inserts the waits and fences the ISA requires, and checks the result."""
+
+    name = "tmem-pipeline"
+
+    ptx_version: str | float = "8.6"
+    """The targeted PTX ISA version (see tmem-insert-waits / tmem-verify)."""
+    conservative: bool = False
+    """Also wait before the first use of ld registers (the seed's stricter rule)."""
+    maxnreg: int = 256
+    """Registers per thread; each tcgen05.ld/st message uses at most maxnreg / 2."""
+    regs_per_message: int | None = None
+    """Override the per-message register budget."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        AssignLanesPass(self.maxnreg, self.regs_per_message).apply(ctx, op)
+        verify_or_raise(op)
+        TmemInsertWaitsPass(self.ptx_version, self.conservative).apply(ctx, op)
+        verify_or_raise(op)
+        TmemVerifyPass(self.ptx_version, self.conservative).apply(ctx, op)
