@@ -7,8 +7,9 @@ from bisect import bisect_right
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation, error
@@ -39,7 +40,25 @@ class LocatedParser(Parser):
         start = text.rfind(name, 0, here)
         if start < 0:
             self.raise_error(f"unregistered operation '{name}'")
+        if start > 0 and text[start - 1] == '"':
+            start -= 1  # the generic form: point at the opening quote, where the op starts
         self.raise_error(f"unregistered operation '{name}'", start, start + len(name))
+
+    def _parse_block(self) -> Block:
+        # xDSL's own message here is only " in block definition".
+        if self._current_token.kind is not MLIRTokenKind.CARET_IDENT:
+            self.raise_error("expected an operation, a block label (^bb) or '}' to close the region")
+        return super()._parse_block()
+
+    def undefined_value_diagnostics(self) -> list[Diagnostic]:
+        """One error per use of an SSA name that was never defined (xDSL reports them at the end)."""
+        found: list[Diagnostic] = []
+        for name, values in self.forward_ssa_references.items():
+            for value in values.values():
+                for use in value.uses:
+                    found.append(error(use.operation, f"use of undefined value '%{name}'"))
+        found.sort(key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
+        return found
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -86,6 +105,9 @@ def parse_module(
         parser = LocatedParser(ctx, text, name, line_offset)
         return parser.parse_module(allow_implicit_module)
     except ParseError as e:
+        if e.msg.startswith("values used but not defined"):
+            if undefined := parser.undefined_value_diagnostics():
+                raise DiagnosticError(undefined) from None
         raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
     except VerifyException as e:
         # An attribute or type rejected its parameters while being built by the parser.
