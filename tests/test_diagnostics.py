@@ -167,6 +167,24 @@ def test_parse_errors_become_located_diagnostics() -> None:
     assert d.message == "unregistered operation 'tcgen05.nope'"
 
 
+def test_undefined_values_are_reported_at_each_use() -> None:
+    text = "func.func @k(%x: i32) {\n  tcgen05.dealloc %a, 32\n  %y = arith.addi %x, %b : i32\n  func.return\n}\n"
+    with pytest.raises(DiagnosticError) as info:
+        parse_module(make_context(), text, "u.mlir")
+    assert [(d.location.line, d.message) for d in info.value.diagnostics] == [
+        (2, "use of undefined value '%a'"),
+        (3, "use of undefined value '%b'"),
+    ]
+
+
+def test_an_unclosed_region_says_what_was_expected() -> None:
+    with pytest.raises(DiagnosticError) as info:
+        parse_module(make_context(), "func.func @k() {\n  func.return\n", "r.mlir")
+    (d,) = info.value.diagnostics
+    assert d.location == SourceLocation("r.mlir", 3, 1)
+    assert "block label (^bb) or '}'" in d.message
+
+
 def test_lexer_error_on_the_first_token_is_a_diagnostic() -> None:
     with pytest.raises(DiagnosticError) as info:
         parse_module(make_context(), "`", "p.mlir")
