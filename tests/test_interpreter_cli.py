@@ -1,0 +1,102 @@
+"""tmem-run: buffers on stdout, diagnostics on stderr, exit status 1 on errors, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tmem_dialect.tools.opt import run_tool
+from tmem_dialect.tools.run import TmemRun, parse_arg
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def tmem_run(*args: str) -> int:
+    return run_tool(lambda a: TmemRun(a), "tmem-run", list(args))
+
+
+def test_clean_kernel_prints_buffers_and_exits_0(capsys) -> None:
+    assert tmem_run(str(EXAMPLES / "nvvm_roundtrip.mlir"), "--arg", "i32:128") == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("arg0: int32[128] = [  0   1   2")
+    assert err == ""
+
+
+def test_errors_go_to_stderr_with_exit_1(capsys) -> None:
+    assert tmem_run(str(EXAMPLES / "tmem_roundtrip.mlir"), "--arg", "i32:128") == 1
+    out, err = capsys.readouterr()
+    assert "arg0" in out
+    assert "tmem_roundtrip.mlir:29:3: error: tcgen05.ld of warp" in err
+    assert "Traceback" not in err
+
+
+def test_json_output(capsys) -> None:
+    assert tmem_run(str(EXAMPLES / "tmem_roundtrip.mlir"), "--arg", "i32:128", "--json") == 1
+    out, _ = capsys.readouterr()
+    data = json.loads(out)
+    assert data["args"][0] == list(range(128))
+    assert data["errors"] and data["errors"][0]["location"].endswith(":29:3")
+    assert data["errors"][0]["notes"][0]["severity"] == "note"
+    assert data["warnings"] == [] and data["notes"] == []
+
+
+def test_conservative_and_ptx_version_options(capsys) -> None:
+    path = str(EXAMPLES / "nvvm_roundtrip.mlir")
+    assert tmem_run(path, "--arg", "i32:128", "--conservative", "--ptx-version", "9.4") == 0
+    capsys.readouterr()
+
+
+def test_threads_kernel_and_cta_pair_options(capsys) -> None:
+    path = str(EXAMPLES / "nvvm_roundtrip.mlir")
+    assert tmem_run(path, "--kernel", "nvvm_roundtrip", "--threads", "128", "--arg", "i32:128") == 0
+    assert tmem_run(path, "--threads", "64", "--arg", "i32:128") == 1
+    _, err = capsys.readouterr()
+    assert "requires exactly 128 threads" in err
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["missing.mlir"], "could not open input file"),
+        (["EXAMPLE", "--arg", "q32:4"], "unknown element type 'q32'"),
+        (["EXAMPLE", "--arg", "i32:x"], "the size must be a positive integer"),
+        (["EXAMPLE", "--arg", "i32"], "a scalar needs a value"),
+        (["EXAMPLE", "--arg", "i32:4=abc"], "is not a number"),
+        (["EXAMPLE"], "the kernel takes 1 arguments, the run passes 0"),
+        (["EXAMPLE", "--ptx-version", "nine"], "a PTX version looks like 8.6"),
+    ],
+)
+def test_bad_input_is_one_line_never_a_traceback(capsys, args, message) -> None:
+    args = [str(EXAMPLES / "nvvm_roundtrip.mlir") if a == "EXAMPLE" else a for a in args]
+    assert tmem_run(*args) == 1
+    _, err = capsys.readouterr()
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_parse_error_is_a_diagnostic(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @k( {\n")
+    assert tmem_run(str(bad)) == 1
+    _, err = capsys.readouterr()
+    assert "bad.mlir:1:" in err and "error:" in err
+
+
+def test_verify_diagnostics_mode(tmp_path, capsys) -> None:
+    text = (EXAMPLES / "tmem_roundtrip.mlir").read_text()
+    f = tmp_path / "k.mlir"
+    f.write_text(text)
+    assert tmem_run(str(f), "--arg", "i32:128", "--verify-diagnostics") == 1  # nothing expected
+    _, err = capsys.readouterr()
+    assert "unexpected error" in err
+
+
+def test_parse_arg_forms() -> None:
+    assert parse_arg("f32:4=iota").tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert parse_arg("i32:3=7").tolist() == [7, 7, 7]
+    assert parse_arg("i16:2").dtype == np.int16
+    assert parse_arg("i64=5") == 5 and parse_arg("i64=5").dtype == np.int64
+    assert parse_arg("i32:2=0x10").tolist() == [16, 16]
