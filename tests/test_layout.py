@@ -335,3 +335,39 @@ def test_with_offset_accumulates_and_drops_zero() -> None:
     layout = TileLayout.row_major((4, 4), TMEM_AXES).with_offset(TCOL, 8).with_offset(TCOL, 8)
     assert layout.offset_of(TCOL) == 16
     assert layout.with_offset(TCOL, -16).offset == ()
+
+
+# --- the MLIR attribute and type built from Python ----------------------------------------------
+
+
+def test_layout_attr_verifies_when_built_in_python() -> None:
+    from xdsl.utils.exceptions import VerifyException
+
+    LayoutAttr(TileLayout.row_major((4, 4), TMEM_AXES)).verify()
+    with pytest.raises(VerifyException, match="malformed layout: the shard is not injective"):
+        LayoutAttr(TileLayout((Iter(2, 0, TCOL),))).verify()
+
+
+def test_tmem_buffer_type_verifies_when_built_in_python() -> None:
+    from xdsl.dialects.builtin import f16, f32, f64
+    from xdsl.utils.exceptions import VerifyException
+
+    from tmem_dialect.dialects.tcgen05 import TMEMBufferType
+
+    ok = TMEMBufferType((128, 64), f16, TileLayout.row_major((128, 64), TMEM_AXES))
+    assert str(ok) == "!tcgen05.tmem<128x64xf16, S[(128, 64) : (1@TLane, 1@TCol)]>"
+    assert ok.get_shape() == (128, 64)
+    cases = [
+        ((128, 64), f64, TileLayout.row_major((128, 64), TMEM_AXES), "16 or 32 bits wide"),
+        ((128, 64), f32, TileLayout.row_major((128, 32), TMEM_AXES), "covers 4096 elements"),
+        ((256, 2), f32, TileLayout.row_major((256, 2), TMEM_AXES), "TLane extent 256"),
+        (
+            (128, 2),
+            f32,
+            TileLayout(TileLayout.row_major((128, 2), TMEM_AXES).shard, (Iter(2, 2, TCOL),)),
+            "cannot replicate",
+        ),
+    ]
+    for shape, element, layout, message in cases:
+        with pytest.raises(VerifyException, match=message):
+            TMEMBufferType(shape, element, layout)
