@@ -25,7 +25,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects import nvvm, tcgen05
-from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID
+from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, TileLayout
 from tmem_dialect.passes.lane_plan import (
     NONE,
     Access,
@@ -71,7 +71,7 @@ class TilePlan:
 class _Analysis:
     """Plans one tile op or explains why it cannot be planned."""
 
-    def __init__(self, op: TileOp, budget: int, plans: dict[object, tuple[Message, ...] | Failure]):
+    def __init__(self, op: TileOp, budget: int, plans: dict[object, object]):
         self.op = op
         self.budget = budget
         self.memo = plans
@@ -107,7 +107,18 @@ class _Analysis:
                 return error(op, f"the register fragment {frag} replicates elements: {why}")
         if (problem := self.block_size_problem(frag.span(WARPID))) is not None:
             return problem
+        loads = isinstance(op, tcgen05.TileLoadOp)
+        key = (op.buffer_type, op.region_offsets, op.region_sizes, frag, decl_lane, loads, self.budget)
+        if key in self.memo:  # the same tile access again (an unrolled epilogue, say)
+            quarters, positions, copies = self.memo[key]  # type: ignore[misc]
+            return TilePlan(op, decl, decl_lane, quarters, positions, copies)
+        plan = self.plan_tile(decl, decl_lane, frag)
+        if isinstance(plan, TilePlan):
+            self.memo[key] = (plan.quarters, plan.positions, plan.copies)
+        return plan
 
+    def plan_tile(self, decl: tcgen05.DeclBufferOp, decl_lane: int, frag: TileLayout) -> TilePlan | Diagnostic:
+        op = self.op
         buffer = op.buffer_type
         sizes, offsets = op.region_sizes, op.region_offsets
         region_flat = np.arange(prod(sizes), dtype=np.int64)
@@ -367,13 +378,9 @@ class _TileRewriter:
     lane_base: SSAValue
     quarter: SSAValue
 
-    @property
-    def element(self) -> Attribute:
-        return self.plan.op.buffer_type.element_type
-
-    @property
-    def slots_per_register(self) -> int:
-        return CELL_BITS // self.element.bitwidth  # type: ignore[attr-defined]
+    def __post_init__(self) -> None:
+        self.element: Attribute = self.plan.op.buffer_type.element_type
+        self.slots_per_register = CELL_BITS // self.element.bitwidth  # type: ignore[attr-defined]
 
     def register_type(self) -> VectorType:
         return VectorType(self.element, [self.plan.positions])
@@ -532,7 +539,7 @@ class AssignLanesPass(ModulePass):
                 ]
             )
         tiles = [o for o in op.walk() if isinstance(o, TileOp)]
-        memo: dict[object, tuple[Message, ...] | Failure] = {}
+        memo: dict[object, object] = {}  # warp cells -> plan, and tile access -> per-warp plans
         plans: list[TilePlan] = []
         problems: list[Diagnostic] = []
         for tile in tiles:
