@@ -306,3 +306,24 @@ func.func @k(%out: memref<256xi32>) attributes {{tcgen05.kernel, tcgen05.reqntid
     assert (got[:, 1] == lin // x).all()
     assert (got[:, 2] == lin % 32).all()
     assert (got[:, 3] == lin // 32).all()
+
+
+def test_an_op_with_an_external_tmem_effect_model_runs_through_the_same_semantics() -> None:
+    """gpu.barrier has no interpreter impl; once it describes itself as a barrier, it synchronizes."""
+    from pathlib import Path
+
+    from xdsl.dialects import gpu
+
+    from tmem_dialect.dialects import interfaces
+    from tmem_dialect.memory_model import EffectKind
+
+    text = (Path(__file__).parent.parent / "examples" / "tmem_roundtrip.mlir").read_text()
+    text = text.replace("nvvm.barrier", '"gpu.barrier"() : () -> ()')
+    assert run_kernel(text, args=[np.zeros(128, np.int32)]).kinds() == {"unknown-op"}
+    interfaces.register_external_effect(gpu.BarrierOp, lambda op: interfaces.TMEMEffect(EffectKind.BARRIER))
+    try:
+        result = run_kernel(text, args=[np.zeros(128, np.int32)])
+    finally:
+        del interfaces._EXTERNAL[gpu.BarrierOp]
+    assert result.kinds() == {"store-completion", "dealloc-outstanding"}
+    assert (result.args[0] == np.arange(128)).all()

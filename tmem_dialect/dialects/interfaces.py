@@ -63,6 +63,11 @@ def register_external_effect(
     _EXTERNAL[op_type] = model
 
 
+def has_tmem_effect(op_type: type[Operation]) -> bool:
+    """Whether ops of this class describe a TMEM effect (natively or through an external model)."""
+    return issubclass(op_type, TMEMEffectOp) or op_type in _EXTERNAL
+
+
 def tmem_effect(op: Operation) -> TMEMEffect | None:
     """The TMEM effect of `op`, or None when it has none."""
     if isinstance(op, TMEMEffectOp):

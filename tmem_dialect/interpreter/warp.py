@@ -24,6 +24,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
+from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
 from tmem_dialect.interpreter.memory import Buffer
 from tmem_dialect.interpreter.values import WARP, merge
@@ -134,6 +135,11 @@ class WarpInterpreter(Interpreter):
                 if base in table:
                     found = table[op_type] = table[base]
                     break
+        if found is None and has_tmem_effect(op_type):
+            # Any op that describes its TMEM effect runs through the one TMEM implementation.
+            from tmem_dialect.interpreter.ops.gpu import generic_tmem_impl
+
+            found = table[op_type] = generic_tmem_impl()
         return found
 
     def has_impl(self, op: Operation) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from math import prod
 
 import numpy as np
-from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import InterpreterFunctions, OpImplResult, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from tmem_dialect import isa
@@ -219,6 +219,15 @@ def run_barrier(w: WarpInterpreter, op: Operation) -> None:
             count = w.machine.uniform(w, op, w.env[op.numberOfThreads], "thread count")
         aligned = op.aligned.value.data != 0
     w.machine.barrier(w, op, barrier_id, count, aligned)
+
+
+def generic_tmem_impl() -> tuple[InterpreterFunctions, object]:
+    """(functions, impl) for an op class registered nowhere but with a TMEM effect model."""
+
+    def run(ft, w: WarpInterpreter, op: Operation, args: PythonValues) -> OpImplResult:
+        return OpImplResult(run_tmem_op(w, op), None)
+
+    return InterpreterFunctions(), run
 
 
 def _tmem_impl(op_type: type[Operation]):
