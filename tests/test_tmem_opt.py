@@ -211,3 +211,24 @@ def test_internal_errors_are_one_line_without_traceback(capsys, monkeypatch) -> 
     monkeypatch.setenv("TMEM_TRACEBACK", "1")
     assert opt.run_tool(explode, "tmem-opt", []) == 2
     assert "Traceback" in capsys.readouterr().err
+
+
+DOCS = Path(__file__).parent.parent / "docs" / "dialect.md"
+
+
+def doc_examples() -> list[str]:
+    import re
+
+    return re.findall(r"```mlir\n(.*?)```", DOCS.read_text(), re.S) if DOCS.exists() else []
+
+
+@pytest.mark.parametrize("example", doc_examples(), ids=lambda text: text.split("\n")[0][:40])
+def test_every_example_of_the_dialect_reference_is_accepted(example: str) -> None:
+    result = run(stdin=example)
+    assert result.returncode == 0, result.stderr
+    # And it round-trips: what tmem-opt prints it reads back to the same text.
+    assert run(stdin=result.stdout).stdout == result.stdout
+
+
+def test_the_dialect_reference_has_examples() -> None:
+    assert len(doc_examples()) >= 5
