@@ -21,7 +21,9 @@ from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.tcgen05 import default_fragment
 from tmem_dialect.ir import parse_module, verify_or_raise
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, Iter, TileLayout
-from tmem_dialect.passes.assign_lanes import AssignLanesPass
+from tmem_dialect import isa
+from tmem_dialect.passes.assign_lanes import AssignLanesPass, _Analysis
+from tmem_dialect.passes.lane_plan import Access, Failure, MismatchKind, WarpCells, accesses_for, plan_warp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -552,6 +554,78 @@ def test_register_copies_of_a_load() -> None:
     assert [(m.shape, m.num) for m in messages[0]] == [("32x32b", 32)]
     with pytest.raises(DiagnosticError, match="a tile_store would write one cell from several registers"):
         run_pass(tile.text(64))
+
+
+# ---------------------------------------------------------------------------------------------
+# The planner on hand-made warps: mismatches no TIRx layout pair produces
+# ---------------------------------------------------------------------------------------------
+
+
+def _warp(owners: dict[tuple[int, int], tuple[int, int]]) -> WarpCells:
+    cells = sorted(owners)
+    return WarpCells.build(
+        np.array([c[0] for c in cells]),
+        np.array([c[1] for c in cells]),
+        np.array([owners[c][0] for c in cells]),
+        np.array([owners[c][1] for c in cells]),
+        np.arange(len(cells)),
+    )
+
+
+def _reason(reason) -> str:
+    parsed = parse_module(make_context(), ACCUMULATOR.text(256), "r.mlir")
+    op = next(o for o in parsed.walk() if o.name == "tcgen05.tile_load")
+    return _Analysis(op, 128, {}).reason(reason, _warp({(0, 0): (0, 0)}), 0)
+
+
+def test_register_positions_must_agree_across_threads() -> None:
+    """Odd lanes hold their row's columns in swapped pairs: thread ownership fits 32x32b, but
+    register r would be position r in even threads and r ^ 1 in odd ones. (A swap only in
+    lanes 16-31 would still plan: 16x32bx2 with offsets (16 << 16) +- 1.)"""
+    owners = {(t, c): (t, c ^ (t & 1)) for t in range(32) for c in range(4)}
+    cells = _warp(owners)
+    failure = plan_warp(cells, accesses_for(32), 128)
+    assert isinstance(failure, Failure)
+    reasons = dict(failure.reasons)
+    mismatch = reasons[Access(isa.Shape.S32x32b)]
+    assert mismatch.kind is MismatchKind.POSITION
+    assert (mismatch.thread, mismatch.register, mismatch.position, mismatch.expected_position) == (1, 0, 1, 0)
+    assert _reason(mismatch) == (
+        "register 0 would hold fragment position 1 in thread 1 but 0 in thread 0; "
+        "a register must hold the same position in every thread"
+    )
+
+
+def test_half_split_offset_cannot_be_negative() -> None:
+    """Threads 16-31 hold the columns before those of threads 0-15 in the same 16 lanes."""
+    owners = {(t, 8 + c): (t, c) for t in range(16) for c in range(8)}
+    owners.update({(t, c): (t + 16, c) for t in range(16) for c in range(8)})
+    failure = plan_warp(_warp(owners), accesses_for(32), 128)
+    assert isinstance(failure, Failure)
+    mismatch = dict(failure.reasons)[Access(isa.Shape.S16x32bx2)]
+    assert mismatch.kind is MismatchKind.SPLIT
+    assert "the half-split offset cannot be negative" in _reason(mismatch)
+    # Mirrored, the offset is +8 and the same cells plan as one 16x32bx2.x8.
+    mirrored = {(lane, col): (thread ^ 16, pos) for (lane, col), (thread, pos) in owners.items()}
+    plan = plan_warp(_warp(mirrored), accesses_for(32), 128)
+    assert [(m.access.shape, m.num, m.half_split_offset) for m in plan] == [(isa.Shape.S16x32bx2, 8, 8)]
+
+
+def test_mixed_cover_when_no_single_shape_fits() -> None:
+    """Columns 0-7 of lanes 0-15 in the 16x256b pattern, columns 8-9 in the 16x64b pattern: no
+    single shape covers both, so the plan mixes one 16x256b.x1 and one 16x64b.x1."""
+    owners = {}
+    for t in range(32):
+        for r in range(4):
+            lane, col = fact_cell("16x256b", t, r)
+            owners[(lane, col)] = (t, r)
+        lane, col = fact_cell("16x64b", t, 0)
+        owners[(lane, 8 + col)] = (t, 4)
+    plan = plan_warp(_warp(owners), accesses_for(32), 128)
+    assert [(m.access.shape, m.num, m.column) for m in plan] == [
+        (isa.Shape.S16x256b, 1, 0),
+        (isa.Shape.S16x64b, 1, 8),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
