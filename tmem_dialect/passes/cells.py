@@ -56,6 +56,14 @@ def allocation_of(anchor: Anchor) -> object | None:
     return None
 
 
+def based_on(form: Form) -> object | None:
+    """The allocation slot an address is `base + offset` of (base loaded from the slot)."""
+    bases = [(s, c) for s, c in form.terms if s.allocation is not None]
+    if len(bases) == 1 and bases[0][1] == 1:
+        return bases[0][0].allocation
+    return None
+
+
 def lane_known(anchor: Anchor) -> bool:
     """The lane of `anchor + rest` is the lane of `rest`: no anchor, or an allocated base (lane 0)."""
     return not anchor or allocation_of(anchor) is not None

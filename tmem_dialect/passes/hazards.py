@@ -41,7 +41,7 @@ from tmem_dialect.passes.cells import (
     Box,
     Certainty,
     Rect,
-    allocation_of,
+    based_on,
     disjoint_allocations,
     lane_known,
     overlap_at_distance,
@@ -337,11 +337,12 @@ class KernelAnalysis:
     def _build_infos(self) -> None:
         ld_results: dict[SSAValue, Operation] = {}
         anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
-        index = 0
+        # Source order (not graph order): "earlier" in a report means earlier in the text.
+        position = {op: i for i, op in enumerate(self.function.walk())}
         for node in self.cfg.nodes:
             infos: list[OpInfo] = []
             for op in node.ops:
-                index += 1
+                index = position[op]
                 info = self._info(op, index, ld_results)
                 if info is None and op in anchors:
                     info = OpInfo(op, index, Category.ANCHOR)
@@ -362,7 +363,7 @@ class KernelAnalysis:
                 form = self.values.form(effect.address)
                 if form is not None:
                     info.anchor, info.rest = split_anchor(form)
-                    info.slot = allocation_of(info.anchor)
+                    info.slot = based_on(form)
                 info.rects = rects_of(effect)
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
@@ -935,7 +936,7 @@ class KernelAnalysis:
             if edge.sense is not None and branch is not None and branch.condition is not None:
                 split = self.values.split(branch.condition)
                 if split is not None:
-                    found = (split.true if edge.sense else split.false) | split.mixed
+                    found = split.may_true if edge.sense else split.may_false
             self._edge_masks[edge] = found
         return found
 
@@ -1222,12 +1223,13 @@ class KernelAnalysis:
             if branch.condition is not None:
                 split = self.values.split(branch.condition)
                 if split is not None:
-                    torn = split.mixed & reach
+                    torn = split.torn & reach
                     if torn:
                         w = (torn & -torn).bit_length() - 1
                         self._report_divergence(info, branch.op, w)
                         return
-                    continue
+                    if split.exact:
+                        continue
                 if self.values.uniformity(branch.condition) is Uniformity.THREAD:
                     unsure = unsure or branch_node
             elif self.values.loop_bounds_split(branch.op):
@@ -1262,7 +1264,8 @@ class KernelAnalysis:
         node = self.cfg.node_of.get(info.op)
         exact = node is not None and all(
             b.branch is not None and b.branch.condition is not None
-            and self.values.split(b.branch.condition) is not None
+            and (split := self.values.split(b.branch.condition)) is not None
+            and not (split.may_true & split.may_false)
             for b in self.cfg.controlling_branches(node)
         )
         verb = "allocate" if info.kind is EffectKind.ALLOC else "free"

@@ -409,11 +409,22 @@ def _interval(kind: str, a: tuple[int, int] | None, b: tuple[int, int] | None) -
 
 @dataclass(frozen=True)
 class Split:
-    """How the warps evaluate a branch condition: all true, all false, or split within the warp."""
+    """How the warps evaluate a branch condition, as warp bitmasks.
 
-    true: int
-    false: int
-    mixed: int
+    `may_true` / `may_false`: warps in which some thread may see true / false; `torn`: warps
+    in which some thread surely sees true and another surely false; `exact`: every thread's
+    value is known.
+    """
+
+    may_true: int
+    may_false: int
+    torn: int
+    exact: bool
+
+
+_TRUTH_AND = ("arith.andi", "llvm.and")
+_TRUTH_OR = ("arith.ori", "llvm.or")
+_TRUTH_XOR = ("arith.xori", "llvm.xor")
 
 
 class Values:
@@ -462,19 +473,52 @@ class Values:
         return self._uniformity[value]
 
     def split(self, condition: SSAValue) -> Split | None:
-        """Per-warp outcome of an i1 condition computed from thread ids; None if not computable."""
+        """Per-warp outcome of an i1 condition as far as thread ids decide it (None: not at all)."""
         if condition in self._splits:
             return self._splits[condition]
+        truth = self._truth(condition, 0)
         result = None
-        f = self.form(condition)
-        if f is not None and f.is_concrete:
-            vec = np.broadcast_to(np.asarray(f.const) != 0, (self.space.nthreads,)).astype(np.int64)
-            lo, hi = self.space.warp_min_max(vec)
+        if truth is not None:
+            can_true, can_false = truth
+            space = self.space
+            t_lo, t_hi = space.warp_min_max(can_true.astype(np.int64))
+            f_lo, f_hi = space.warp_min_max(can_false.astype(np.int64))
+            sure_true = (can_true & ~can_false).astype(np.int64)
+            sure_false = (can_false & ~can_true).astype(np.int64)
+            _, some_true = space.warp_min_max(sure_true)
+            _, some_false = space.warp_min_max(sure_false)
             result = Split(
-                self.space.mask_of(lo == 1), self.space.mask_of(hi == 0), self.space.mask_of(lo != hi)
+                space.mask_of(t_hi == 1),
+                space.mask_of(f_hi == 1),
+                space.mask_of((some_true == 1) & (some_false == 1)),
+                bool(((can_true ^ can_false)).all()),
             )
         self._splits[condition] = result
         return result
+
+    def _truth(self, value: SSAValue, depth: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per thread: can `value` be true, can it be false (None: no thread id involved)."""
+        n = self.space.nthreads
+        f = self.form(value)
+        if f is not None and f.is_concrete:
+            on = np.broadcast_to(np.asarray(f.const) != 0, (n,))
+            return on, ~on
+        owner = value.owner
+        if depth > 16 or not isinstance(owner, Operation) or len(owner.operands) != 2:
+            return None
+        if owner.name not in _TRUTH_AND + _TRUTH_OR + _TRUTH_XOR:
+            return None
+        unknown = (np.ones(n, dtype=bool), np.ones(n, dtype=bool))
+        a = self._truth(owner.operands[0], depth + 1)
+        b = self._truth(owner.operands[1], depth + 1)
+        if a is None and b is None:
+            return None
+        (ta, fa), (tb, fb) = a or unknown, b or unknown
+        if owner.name in _TRUTH_AND:
+            return ta & tb, fa | fb
+        if owner.name in _TRUTH_OR:
+            return ta | tb, fa & fb
+        return (ta & fb) | (fa & tb), (ta & tb) | (fa & fb)
 
     def loop_uniformity(self, loop_op: Operation) -> Uniformity:
         """Whether every thread of a warp runs the same iterations of an scf.for."""
