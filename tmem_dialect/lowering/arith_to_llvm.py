@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     VectorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tmem_dialect.lowering.llvm_builders import TypeConverter, constant, scalarize
@@ -117,7 +117,13 @@ class CmpiLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter, /) -> None:
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        result_type = self.converter.convert(op.result.type)
+        # xDSL types every arith.cmpi result i1, even on vectors; upstream's is vector<Nxi1>.
+        operand_type = op.lhs.type
+        result_type: Attribute = (
+            VectorType(IntegerType(1), operand_type.get_shape())
+            if isinstance(operand_type, VectorType)
+            else IntegerType(1)
+        )
         scalarize(rewriter, op, [op.lhs, op.rhs], result_type, lambda e: [icmp(e[0], e[1], predicate)])
 
 

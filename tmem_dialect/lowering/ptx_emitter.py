@@ -111,6 +111,8 @@ class PTXModule:
 
     text: str
     line_ops: tuple[Operation | None, ...]
+    symbol_ops: dict[str, Operation] = field(default_factory=dict[str, Operation])
+    """PTX identifier of each kernel and global -> its op (for messages that name a function)."""
 
     def op_at_line(self, line: int) -> Operation | None:
         return self.line_ops[line - 1] if 0 < line <= len(self.line_ops) else None
@@ -188,7 +190,13 @@ class _ModuleEmitter:
         if self.errors:
             raise DiagnosticError(self.errors)
         lines.extend(body)
-        return PTXModule("\n".join(line.text for line in lines) + "\n", tuple(l.op for l in lines))
+        symbol_ops: dict[str, Operation] = {}
+        for op in self.module.ops:
+            if isinstance(op, (llvm.FuncOp, llvm.GlobalOp)) and op.sym_name.data in self.identifiers:
+                symbol_ops[self.identifiers[op.sym_name.data]] = op
+        return PTXModule(
+            "\n".join(line.text for line in lines) + "\n", tuple(l.op for l in lines), symbol_ops
+        )
 
     def emit_global(self, op: llvm.GlobalOp) -> list[_Line]:
         name = op.sym_name.data
@@ -349,21 +357,25 @@ class _FunctionEmitter:
                     self.fail(func, f"block argument of type {arg.type}: {e}")
         prologue = self.current = []
         self.load_params(func, name)
-        targets: set[Block] = set()
         following = {b: blocks[i + 1] if i + 1 < len(blocks) else None for i, b in enumerate(blocks)}
         # Definitions before uses: visit blocks in reverse post-order, whatever their text order.
         for block in _reverse_post_order(blocks):
             self.next_block = following[block]
             for op in block.ops:
                 self.current = self.buckets[op] = []
-                for succ in op.successors:
-                    targets.add(succ)
                 self.emit_op(op)
         if len(self.module.errors) > errors_before:
             return []
         body: list[_Line] = [_Line(f"\t{line}", func) for line in prologue]
+        referenced = {
+            word
+            for lines in self.buckets.values()
+            for line in lines
+            if not line.endswith(":")
+            for word in re.findall(r"\$L__BB\w+", line)
+        }
         for bi, block in enumerate(blocks):
-            if bi > 0 and block in targets:
+            if bi > 0 and self.labels[block] in referenced:
                 body.append(_Line(f"{self.labels[block]}:", None))
             for op in block.ops:
                 for line in self.buckets[op]:
@@ -506,6 +518,14 @@ class _FunctionEmitter:
         else:
             pattern, commutative = BINARY_OPS[type(op)]
             mnemonic = pattern.format(w=cls.bits)
+        if all(isinstance(x, Imm) for x in (*self.operands(lhs), *self.operands(rhs))):
+            folded = [
+                _fold_binary(type(op), cls, a, b)  # type: ignore[arg-type]
+                for a, b in zip(self.operands(lhs), self.operands(rhs))
+            ]
+            if all(f is not None for f in folded):
+                self.define(result, folded)  # type: ignore[arg-type]
+                return
         out = self.fresh(result)
         for i, d in enumerate(out):
             a, b = self.operand(lhs, i), self.operand(rhs, i)
@@ -879,10 +899,10 @@ class _FunctionEmitter:
             return
         c = self.reg(op.cond)
         then_moves, else_moves = self.edge_moves(then_edge), self.edge_moves(else_edge)
-        if not then_moves and then_edge.target is not self.next_block:
+        if not then_moves and not (then_edge.target is self.next_block and not else_moves):
             self.out(f"@{c} bra {self.labels[then_edge.target]};")
             self.jump(else_edge, else_moves)
-        elif not else_moves and else_edge.target is not self.next_block:
+        elif not else_moves:
             self.out(f"@!{c} bra {self.labels[else_edge.target]};")
             self.jump(then_edge, then_moves)
         else:
@@ -953,6 +973,38 @@ class _FunctionEmitter:
 
     def tcgen05_fence(self, op: nvvm.Tcgen05FenceOp) -> None:
         self.out(f"{isa.fence_mnemonic(op.kind.data is nvvm.FenceKind.before)};")
+
+
+def _fold_binary(kind: type[Operation], cls: RegClass, a: Imm, b: Imm) -> Imm | None:
+    """The constant result of an integer op on two constants (None: leave it to the instruction)."""
+    width = cls.bits
+    mask = (1 << width) - 1
+    ua, ub, sa, sb = a.bits & mask, b.bits & mask, a.signed, b.signed
+    if kind in (llvm.UDivOp, llvm.URemOp, llvm.SDivOp, llvm.SRemOp) and ub == 0:
+        return None  # undefined: let the instruction do what the hardware does
+    if kind in SHIFT_OPS and ub >= width:
+        return None
+    value = {
+        llvm.AddOp: lambda: ua + ub,
+        llvm.SubOp: lambda: ua - ub,
+        llvm.MulOp: lambda: ua * ub,
+        llvm.UDivOp: lambda: ua // ub,
+        llvm.URemOp: lambda: ua % ub,
+        llvm.SDivOp: lambda: _truncating_div(sa, sb),
+        llvm.SRemOp: lambda: sa - _truncating_div(sa, sb) * sb,
+        llvm.AndOp: lambda: ua & ub,
+        llvm.OrOp: lambda: ua | ub,
+        llvm.XOrOp: lambda: ua ^ ub,
+        llvm.ShlOp: lambda: ua << ub,
+        llvm.LShrOp: lambda: ua >> ub,
+        llvm.AShrOp: lambda: sa >> ub,
+    }[kind]()
+    return int_imm(cls, value)
+
+
+def _truncating_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
 
 
 def _reverse_post_order(blocks: list[Block]) -> list[Block]:

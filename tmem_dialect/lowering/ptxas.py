@@ -17,6 +17,7 @@ from tmem_dialect.lowering.ptx_emitter import PTXModule
 WHEEL_LOCATIONS = ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas")
 
 _MESSAGE = re.compile(r"^ptxas (?P<file>.*?), line (?P<line>\d+); (?P<severity>error|warning)\s*: (?P<text>.*)$")
+_FUNCTION = re.compile(r"[Ff]unction '(?P<name>[^']+)'")
 _FATAL = re.compile(r"^ptxas (?:fatal|error)\s*: (?P<text>.*)$")
 
 
@@ -89,10 +90,12 @@ def ptxas_diagnostics(module: PTXModule, result: PtxasResult) -> list[Diagnostic
     found: list[Diagnostic] = []
     for m in result.messages:
         op = module.op_at_line(m.line) if m.line is not None else None
+        if op is None and (named := _FUNCTION.search(m.text)):
+            op = module.symbol_ops.get(named["name"])  # "Function 'k' uses ...": point at the kernel
         make = error if m.severity is Severity.ERROR else warning
         d = make(op, f"ptxas: {m.text}")
         if m.line is not None and 0 < m.line <= len(lines):
-            d.attach_note(f"in PTX line {m.line}: {lines[m.line - 1].strip()}")
+            d.attach_note(f"in PTX line {m.line}: {lines[m.line - 1].strip()}", op)
         found.append(d)
     if not result.ok and not any(d.severity is Severity.ERROR for d in found):
         found.append(error(None, f"ptxas failed: {result.output or 'no message'}"))

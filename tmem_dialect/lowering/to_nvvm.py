@@ -162,15 +162,21 @@ def _function_errors(f: func.FuncOp | llvm.FuncOp) -> list[Diagnostic]:
     if isinstance(f, llvm.FuncOp):
         return []
     found: list[Diagnostic] = []
+    kernel = tcgen05.KERNEL_ATTR in f.attributes
     for i, t in enumerate(f.function_type.inputs.data):
         if isinstance(t, MemRefType):
             if (why := _memref_error(t)) is not None:
                 found.append(error(f, f"parameter {i}: {why}"))
             elif memref_address_space(t) != 1:
-                found.append(error(f, f"parameter {i}: a kernel parameter memref must be in global memory, got {t}"))
-        elif not isinstance(t, SCALAR_TYPES):
-            found.append(error(f, f"parameter {i} has type {t}; kernel parameters are integers, index, "
-                                  "floats or memrefs"))
+                found.append(error(f, f"parameter {i}: a parameter memref must be in global memory, got {t}"))
+        elif kernel and not isinstance(t, SCALAR_TYPES):
+            found.append(error(f, f"kernel parameter {i} has type {t}; kernel parameters are integers, "
+                                  "index, floats or memrefs"))
+        elif (why := _type_error(t)) is not None:
+            found.append(error(f, f"parameter {i}: {why}"))
+    for t in f.function_type.outputs.data:
+        if (why := _type_error(t)) is not None:
+            found.append(error(f, f"result: {why}"))
     if len(f.function_type.outputs.data) > 1:
         found.append(error(f, "a function with several results cannot become an llvm.func"))
     if f.is_declaration:
@@ -221,6 +227,8 @@ def _op_errors(o: Operation) -> list[Diagnostic]:
                          "cannot lower it")]
     found: list[Diagnostic] = []
     values: list[SSAValue] = [*o.results, *(a for r in o.regions for b in r.blocks for a in b.args)]
+    if isinstance(o, tcgen05.DeclBufferOp):
+        values = []  # a view for tile ops: erased once they are lowered
     for v in values:
         if (why := _type_error(v.type, memref_ok=isinstance(o, memref.GetGlobalOp))) is not None:
             found.append(error(o, why))

@@ -45,6 +45,9 @@ class BroadcastLowering(RewritePattern):
             one = VectorType(result_type.get_element_type(), [1])
             new_ops += [poison := PoisonOp(one), zero := constant(0, i32)]
             new_ops += [insert := llvm.InsertElementOp(poison.res, source, zero.result)]
+            if count == 1:
+                rewriter.replace(op, new_ops)
+                return
             single = insert.res
         mask = DenseArrayBase.from_list(i32, [0] * count)
         new_ops.append(llvm.ShuffleVectorOp(single, single, mask, result_type))
