@@ -425,7 +425,18 @@ class Machine:
             # The allocator hands out freed columns only after the dealloc: an ordering edge.
             clock.acquire(freed)
             np.maximum(clock.fenced, freed, out=clock.fenced)
-        alloc.take(base, ncols, w.warp, op, group)
+        previous = alloc.last_alloc
+        if previous is not None and previous.warp != w.warp and not clock.knows(previous.warp, previous.clock):
+            self.report(
+                "concurrent-alloc",
+                "error",
+                op,
+                f"warp {w.warp} allocates TMEM while warp {previous.warp}'s allocation is not ordered "
+                "before it by a barrier: one warp of a CTA allocates, never two concurrently",
+                [(f"the allocation of warp {previous.warp}", previous.op)],
+            )
+        taken = alloc.take(base, ncols, w.warp, op, group)
+        taken.clock = clock.now
         slot = w.env[self._slot_value(op)]
         address = isa.make_taddr(0, base)
         self._write_slot(w, op, slot, address)

@@ -125,6 +125,7 @@ class Allocation:
     live: bool = True
     dealloc_op: Operation | None = None
     freed_clock: np.ndarray | None = None
+    clock: int = 0  # the allocating warp's clock when it allocated
 
 
 @dataclass
