@@ -539,6 +539,20 @@ def test_warps_with_different_plans() -> None:
     assert [{m.lane % 32 for m in messages[w]} for w in range(4)] == [{0}, {16}, {0}, {16}]
 
 
+def test_buffer_straddling_quarters_steps_lanes_backwards() -> None:
+    """A 32-row buffer declared at lane 16: warp 0 moves lanes 16-31, warp 1 lanes 32-47, whose
+    messages start 16 lanes before the buffer address (a negative constant step)."""
+    tile = Tile(
+        (32, 64),
+        "f32",
+        "S[(2, 16, 64) : (16@TLane, 1@TLane, 1@TCol)]",
+        "S[(2, 2, 8, 8, 4, 2) : (1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]",
+        decl_lane=16,
+    )
+    messages = simulate(tile)
+    assert [sorted({m.lane for m in messages[w]}) for w in range(4)] == [[16], [32], [], []]
+
+
 def test_dynamic_fragment_positions_are_shuffled() -> None:
     """A fragment that stores columns in reverse blocks: shuffles put registers in place."""
     tile = Tile((128, 64), "f32", "S[(128, 2, 32) : (1@TLane, 32@TCol, 1@TCol)]", "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 1, 2)]")
