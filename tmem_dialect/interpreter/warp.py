@@ -28,6 +28,7 @@ from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
 from tmem_dialect.interpreter.memory import Buffer
 from tmem_dialect.interpreter.values import WARP, merge
+from tmem_dialect.ir import reverse_post_order
 
 
 @dataclass(frozen=True)
@@ -227,36 +228,7 @@ class WarpInterpreter(Interpreter):
         cache = self.machine.__dict__.setdefault("_rpo_cache", {})
         order = cache.get(id(region))
         if order is None:
-            order = reverse_post_order(region)
+            order = {b: i for i, b in enumerate(reverse_post_order(region))}
             cache[id(region)] = order
         return order
 
-
-def reverse_post_order(region: Region) -> dict[Block, int]:
-    """Block -> position in reverse post-order from the entry (unreachable blocks last)."""
-    seen: set[Block] = set()
-    post: list[Block] = []
-    entry = region.blocks.first
-    assert entry is not None
-    stack: list[tuple[Block, int]] = [(entry, 0)]
-    seen.add(entry)
-    while stack:
-        block, i = stack.pop()
-        term = block.last_op
-        succs = list(term.successors) if term is not None else []
-        if i < len(succs):
-            stack.append((block, i + 1))
-            nxt = succs[i]
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, 0))
-        else:
-            post.append(block)
-    order = {b: i for i, b in enumerate(reversed(post))}
-    for b in region.blocks:
-        order.setdefault(b, len(order))
-    return order
-
-
-def lane_iota() -> np.ndarray:
-    return np.arange(WARP, dtype=np.int64)
