@@ -26,7 +26,7 @@ from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
 from tmem_dialect.interpreter import values as V
-from tmem_dialect.interpreter.machine import Finding, KernelFault, Machine, Options
+from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
@@ -391,7 +391,7 @@ def run_kernel(
     def body(w: WarpInterpreter) -> None:
         try:
             w.run_ssacfg_region(k.body, tuple(arg_values), function_name(k))
-        except (KernelFault, Aborted):
+        except Aborted:
             raise
         except V.UnsupportedType as e:
             machine.report("unsupported", "error", w.current_op, f"{e} (warp {w.warp})")
@@ -409,16 +409,7 @@ def run_kernel(
         finally:
             w.finished = True
 
-    def guarded(w: WarpInterpreter):
-        def run() -> None:
-            try:
-                body(w)
-            except KernelFault:
-                pass
-
-        return run
-
-    machine.scheduler.run([guarded(w) for w in warps], machine.deadlock)
+    machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
     stopped = any(f.kind in ("deadlock", "step-limit", "internal") for f in machine.findings)
     if not stopped:
         machine.check_leaks()

@@ -16,7 +16,6 @@ from xdsl.ir import Operation
 
 from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
-from tmem_dialect import memory_model as mm
 from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.interpreter import tmem as tm
@@ -46,10 +45,6 @@ class Finding:
 
     kind: str
     diagnostic: diag.Diagnostic
-
-
-class KernelFault(Exception):
-    """Stops the executing warp after an error that leaves it no meaningful way to continue."""
 
 
 @dataclass
@@ -121,7 +116,6 @@ class Machine:
         self.warp_interpreters: list[WarpInterpreter] = []
         self.total_ops = 0
         self.cells_moved = 0
-        self.exited_threads = [0] * ctas
         # symbol -> one buffer per CTA (the same buffer for every CTA unless it is shared memory)
         self.globals: dict[str, list[Buffer]] = {}
         self.global_shapes: dict[str, tuple[tuple[int, ...], np.dtype]] = {}

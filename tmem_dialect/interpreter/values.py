@@ -140,20 +140,7 @@ def merge(mask: np.ndarray, new: Any, old: Any) -> Any:
     return new
 
 
-def first_active(mask: np.ndarray) -> int:
-    """Index of the first active lane (0 when none is)."""
-    return int(np.argmax(mask))
-
-
 def is_uniform(values: np.ndarray, mask: np.ndarray) -> bool:
     """All active lanes hold the same value."""
     active = values[mask]
     return active.size == 0 or bool((active == active[0]).all())
-
-
-def describe(values: np.ndarray, lane: int) -> str:
-    """One lane's value for a message."""
-    v = values[lane]
-    if isinstance(v, np.ndarray):
-        return "[" + ", ".join(str(x) for x in v.tolist()) + "]"
-    return str(v.item() if hasattr(v, "item") else v)

@@ -27,7 +27,7 @@ from xdsl.traits import IsTerminator
 from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
 from tmem_dialect.interpreter.memory import Buffer
-from tmem_dialect.interpreter.values import WARP, merge
+from tmem_dialect.interpreter.values import merge
 from tmem_dialect.ir import reverse_post_order
 
 
@@ -80,7 +80,6 @@ class WarpInterpreter(Interpreter):
         self.finished = False
         self.since_yield = 0
         self.pending_registers: dict[int, tuple[Any, Operation]] = {}
-        self.last_record = None
         self._table: dict[type[Operation], Any] | None = None
 
     # ---- lanes ----------------------------------------------------------------------------

@@ -20,13 +20,9 @@ from xdsl.interpreter import (
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
+from tmem_dialect.interpreter.values import is_uniform as _uniform
 from tmem_dialect.interpreter.values import merge
 from tmem_dialect.interpreter.warp import Branch, WarpInterpreter
-
-
-def _uniform(values: np.ndarray, mask: np.ndarray) -> bool:
-    active = values[mask]
-    return active.size == 0 or bool((active == active[0]).all())
 
 
 def _merge_all(mask: np.ndarray, new: PythonValues, old: PythonValues | None) -> tuple:

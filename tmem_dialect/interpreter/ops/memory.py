@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm, memref, vector
-from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation, SSAValue
 
@@ -225,6 +224,3 @@ class MemoryFunctions(InterpreterFunctions):
         # -1 (poison) lanes read element 0.
         return (both[:, [max(i, 0) for i in mask]],)
 
-
-def symbol_name(ref: SymbolRefAttr) -> str:
-    return ref.root_reference.data
