@@ -322,6 +322,17 @@ CASES = [
         "partial-collective",
     ),
     Case(
+        "aligned barrier executed by part of a warp",
+        """
+  scf.if %low_half {
+    nvvm.barrier
+  }""",
+        """
+  nvvm.barrier""",
+        "partial-collective",
+        cross_warp=True,
+    ),
+    Case(
         "collective with differing operands",
         alloc(64) + """
   %mine = arith.addi %taddr, %lane : i32

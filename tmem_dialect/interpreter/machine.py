@@ -189,7 +189,7 @@ class Machine:
             f"{what} is warp-collective (.sync.aligned) but warp {w.warp} executes it with only "
             f"{int(w.mask.sum())} of its {int(w.alive.sum())} threads (thread {w.thread_id(int(missing[0]))} "
             "does not take this path)",
-            key=w.warp,
+            key="once per op",
         )
 
     def uniform(self, w: WarpInterpreter, op: Operation, values: np.ndarray, what: str) -> int:
@@ -206,7 +206,7 @@ class Machine:
                 f"the {what} of a warp-collective op must be the same in every thread, but in warp "
                 f"{w.warp} thread {w.thread_id(lane)} has {int(first)} and thread "
                 f"{w.thread_id(other)} has {int(values[other])}",
-                key=w.warp,
+                key="once per op",
             )
         return int(first)
 
@@ -465,10 +465,11 @@ class Machine:
         base = room()
         while base is None:
             free = min(int((c.tmem.allocator.owner < 0).sum()) for c in ctas)
+            scattered = ", not in one aligned range" if free >= ncols else ""
             self.scheduler.block(
                 w.warp,
                 f"tcgen05.alloc of warp {w.warp} waits for {ncols} free TMEM columns "
-                f"({free} are free, not in one aligned range) and no other warp frees any",
+                f"({free} are free{scattered}) and no other warp frees any",
                 lambda: room() is not None,
                 op,
             )
@@ -635,22 +636,28 @@ class Machine:
         )
 
     def deadlock(self, stuck: list[tuple[int, Blocked]]) -> None:
-        """No warp can make progress: report where each blocked warp waits."""
+        """No warp can make progress: one error per op where warps wait forever, naming them."""
         exited = [w for w, wi in enumerate(self.warp_interpreters) if wi.finished]
+        by_op: dict[int, list[tuple[int, Blocked]]] = {}
         for warp, blocked in stuck:
+            by_op.setdefault(id(blocked.op), []).append((warp, blocked))
+        for group in by_op.values():
+            warps = [w for w, _ in group]
+            first, blocked = group[0]
             detail = blocked.reason
-            op = blocked.op
-            cta = self.ctas[self.warp_interpreters[warp].cta]
-            for bid, b in cta.barriers.items():
-                if warp in b.warps:
-                    detail += f" ({b.arrived_threads} of {b.expected} threads arrived)"
+            if len(warps) > 1:
+                detail += f" (so {'does' if len(warps) == 2 else 'do'} {_warps(warps[1:])})"
+            cta = self.ctas[self.warp_interpreters[first].cta]
+            for b in cta.barriers.values():
+                if first in b.warps:
+                    detail += f"; {b.arrived_threads} of {b.expected} threads arrived"
             if exited:
-                detail += f"; warps {', '.join(map(str, exited))} have exited"
-            others = sorted(w for w, _ in stuck if w != warp)
+                detail += f"; {_warps(exited)} {'has' if len(exited) == 1 else 'have'} exited"
+            others = sorted(w for w, _ in stuck if w not in warps)
             if others:
-                detail += f"; warps {', '.join(map(str, others))} are blocked too"
-            self.report("deadlock", "error", op if isinstance(op, Operation) else None,
-                        f"deadlock: {detail}", key=warp)
+                detail += f"; {_warps(others)} {'is' if len(others) == 1 else 'are'} blocked elsewhere"
+            op = blocked.op if isinstance(blocked.op, Operation) else None
+            self.report("deadlock", "error", op, f"deadlock: {detail}", key=first)
 
     def check_leaks(self) -> None:
         for cta in self.ctas:
@@ -666,3 +673,7 @@ class Machine:
                         key=cta.index,
                     )
 
+
+
+def _warps(warps: list[int]) -> str:
+    return ("warp " if len(warps) == 1 else "warps ") + ", ".join(map(str, warps))
