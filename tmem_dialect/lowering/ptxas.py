@@ -74,6 +74,11 @@ def run_ptxas(ptx: str, arch: str, ptxas: str | None = None) -> PtxasResult:
             text=True,
         )
     output = (proc.stdout + proc.stderr).strip()
+    return PtxasResult(proc.returncode == 0, parse_messages(output), output)
+
+
+def parse_messages(output: str) -> tuple[PtxasMessage, ...]:
+    """`ptxas FILE, line N; error   : text` lines (and line-less fatal errors) of ptxas output."""
     messages: list[PtxasMessage] = []
     for raw in output.splitlines():
         if m := _MESSAGE.match(raw.strip()):
@@ -81,7 +86,7 @@ def run_ptxas(ptx: str, arch: str, ptxas: str | None = None) -> PtxasResult:
             messages.append(PtxasMessage(int(m["line"]), severity, m["text"].strip()))
         elif (m := _FATAL.match(raw.strip())) and "aborted due to errors" not in m["text"]:
             messages.append(PtxasMessage(None, Severity.ERROR, m["text"].strip()))
-    return PtxasResult(proc.returncode == 0, tuple(messages), output)
+    return tuple(messages)
 
 
 def ptxas_diagnostics(module: PTXModule, result: PtxasResult) -> list[Diagnostic]:
