@@ -88,11 +88,11 @@ ACTION_ORDER = {Action.WAIT_LD: 0, Action.WAIT_ST: 1, Action.FENCE_BEFORE: 2, Ac
 
 @dataclass(frozen=True)
 class Fix:
-    """A wait or fence to place before `anchor` (fence::after: after it), serving `rule`."""
+    """A wait or fence to place before `anchor` (fence::after: after it), serving `rules`."""
 
     anchor: Operation
     action: Action
-    rule: Rule
+    rules: tuple[Rule, ...]
 
 
 class Category(Enum):
@@ -267,6 +267,11 @@ def _few_warps(mask: int) -> str:
     return ", ".join(str(w) for w in range(mask.bit_length()) if mask >> w & 1)
 
 
+def _warps_text(mask: int) -> str:
+    single = not mask & (mask - 1)
+    return f"warp{'' if single else 's'} {_few_warps(mask)} never reach{'es' if single else ''}"
+
+
 def _other_warp(issuers: int, executing: int) -> bool:
     """Some warp in `executing` differs from some warp in `issuers`."""
     return bool(issuers and executing) and not (issuers == executing and issuers & (issuers - 1) == 0)
@@ -305,8 +310,8 @@ class KernelAnalysis:
         slots = self._collect_slots()
         self.values = Values(function, self.cfg, self.space, slots)
         self._build_infos()
-        self.fixes_before: dict[Operation, dict[Action, Rule]] = {}
-        self.fixes_after: dict[Operation, dict[Action, Rule]] = {}
+        self.fixes_before: dict[Operation, dict[Action, set[Rule]]] = {}
+        self.fixes_after: dict[Operation, dict[Action, set[Rule]]] = {}
         self.fix_reasons: dict[tuple[Operation, Action], Diagnostic] = {}
         self.findings = Findings()
         self._report = False
@@ -405,10 +410,12 @@ class KernelAnalysis:
         self._check_intervals()
         self._check_static()
         self.findings.diagnostics.extend(self.fix_reasons.values())
-        for anchor, actions in self.fixes_before.items():
-            self.findings.fixes.extend(Fix(anchor, a, r) for a, r in actions.items())
-        for anchor, actions in self.fixes_after.items():
-            self.findings.fixes.extend(Fix(anchor, a, r) for a, r in actions.items())
+        for table in (self.fixes_before, self.fixes_after):
+            for anchor, actions in table.items():
+                self.findings.fixes.extend(
+                    Fix(anchor, a, tuple(sorted(r, key=lambda rule: rule.number)))
+                    for a, r in actions.items()
+                )
         return self.findings
 
     # ---- transfer ----------------------------------------------------------------------------
@@ -428,7 +435,7 @@ class KernelAnalysis:
         # Ops a fix may be anchored at that carry no TMEM effect (loop ops, branch terminators).
         return state
 
-    def _apply(self, actions: dict[Action, Rule], state: WarpStates) -> WarpStates:
+    def _apply(self, actions: dict[Action, set[Rule]], state: WarpStates) -> WarpStates:
         out = []
         for local, mask in state:
             for action in actions:
@@ -530,7 +537,7 @@ class KernelAnalysis:
         actions = table.setdefault(barrier, {})
         if action in actions:
             return
-        actions[action] = HANDOFF
+        actions[action] = {HANDOFF}
         where = "before" if action is Action.FENCE_BEFORE else "after"
         diag = warning(
             barrier,
@@ -582,9 +589,11 @@ class KernelAnalysis:
             return self._virtual(action, local)
         actions = self.fixes_before.setdefault(anchor, {})
         if action not in actions:
-            actions[action] = rule
+            actions[action] = {rule}
             if anchor is not at.op:
                 self._requeue(anchor)
+        else:
+            actions[action].add(rule)
         if anchor is at.op:
             return self._virtual(action, local)
         return local
@@ -806,7 +815,7 @@ class KernelAnalysis:
         if missing and self.space.declared:
             self.findings.add(
                 ("barrier-reach", op),
-                warning(op, f"warps {_few_warps(missing)} never reach this barrier; the TMEM checks "
+                warning(op, f"{_warps_text(missing)} this barrier; the TMEM checks "
                         "assume every warp of the CTA takes part in it"),
             )
 
@@ -960,12 +969,10 @@ class KernelAnalysis:
         stale = False
         for sym, _ in info.rest.terms:
             if sym.induction_of is loop and sym.step:
-                op = loop.op
-                trips = constant_trip_count(op) if op is not None and op.name == "scf.for" else None  # type: ignore[arg-type]
-                cap = (trips - 1) * sym.step if trips else None
-                old = shifts.get(sym)
-                lo = sym.step if old is None else min(sym.step, old[0] + sym.step)
-                shifts[sym] = (lo, cap)
+                # Seen from a later iteration the variable has moved on by at least one step
+                # and at most across its whole range (widened at once: converges in one round).
+                cap = sym.hi - sym.lo if sym.bounded else None  # type: ignore[operator]
+                shifts[sym] = (sym.step, cap)
             elif _defined_in(sym, loop):
                 stale = True
         if stale:
@@ -1070,7 +1077,7 @@ class KernelAnalysis:
         if a_escaped is not None:
             if self.options.insert and req.wait is not None:
                 actions = self.fixes_before.setdefault(a_escaped, {})
-                actions.setdefault(Action.wait(req.wait), req.rule)
+                actions.setdefault(Action.wait(req.wait), set()).add(req.rule)
             wait = f"tcgen05.{req.wait.value}" if req.wait is not None else "its completion"
             if exact:
                 text = (

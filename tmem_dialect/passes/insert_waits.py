@@ -27,7 +27,8 @@ from tmem_dialect.passes.hazards import (
 )
 
 RULE_ATTR = "tmem.rule"
-"""Every inserted op names the rule of TMEM_FACTS.md it serves, e.g. "rule 2 (store completion)"."""
+"""Every inserted op names the rules of TMEM_FACTS.md it serves, e.g. "rule 2 (store completion)"
+or "rule 3 (handoff); rule 4 (dealloc)" when one wait serves both."""
 
 
 def insert_waits(module: Operation, options: Options) -> list[Fix]:
@@ -103,7 +104,7 @@ def _make(fix: Fix, upstream: bool) -> Operation:
         op = tcgen05.FenceOp(
             tcgen05.FenceKind.before_thread_sync if before else tcgen05.FenceKind.after_thread_sync
         )
-    op.attributes[RULE_ATTR] = StringAttr(fix.rule.cite())
+    op.attributes[RULE_ATTR] = StringAttr("; ".join(rule.cite() for rule in fix.rules))
     return op
 
 
