@@ -448,7 +448,7 @@ class ForwardSolver(Generic[S]):
                 state = s if state is None else self.join(state, s)
         return state
 
-    def restart_from(self, start: Node) -> None:
+    def restart_from(self, start: Node) -> set[Node]:
         """Forget the states downstream of `start`: they may hold facts its changed transfer no
         longer produces, and such facts would keep circulating around loops. Only nodes already
         visited can hold them, so the walk stops at unvisited ones."""
@@ -466,6 +466,7 @@ class ForwardSolver(Generic[S]):
             self.requeue(node, force=True)
         if self._current in seen:
             self._abandon = True
+        return seen
 
     def run(self) -> None:
         self.requeue(self.cfg.entry, force=True)

@@ -237,6 +237,8 @@ class Local:
     slots: frozenset[object]
 
 
+_RESTART_LIMIT = 64
+
 WarpStates = tuple[tuple[Local, int], ...]
 """(state, bitmask of warps in it) pairs; each warp in at most one."""
 
@@ -315,6 +317,7 @@ class KernelAnalysis:
         self.fix_reasons: dict[tuple[Operation, Action], Diagnostic] = {}
         self.findings = Findings()
         self._report = False
+        self._restarts = 0
         self._edge_masks: dict[Edge, int] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
@@ -549,14 +552,30 @@ class KernelAnalysis:
             diag.attach_note(f"{_name(earlier)} is ordered by the barrier", earlier.op)
         diag.attach_note(f"{_name(later)} in another warp runs after it", later.op)
         self.fix_reasons[(barrier, action)] = diag
-        self._requeue(barrier)
+        self._requeue(barrier, action)
 
-    def _requeue(self, op: Operation) -> None:
-        # A wait or fence placed away from where it was found removes facts that may already
-        # flow downstream (and around loops): solve that part again.
+    def _requeue(self, op: Operation, action: Action) -> None:
+        """A wait or fence placed away from where it was found removes facts that may already
+        flow downstream (and around loops): solve that part again. Waits and fences placed
+        there so far may rest on those facts: drop them; what is still needed comes back."""
         node = self.cfg.node_of.get(op)
-        if node is not None:
-            self.solver.restart_from(node)
+        if node is None:
+            return
+        region = self.solver.restart_from(node)
+        self._restarts += 1
+        if self._restarts > _RESTART_LIMIT + len(self.cfg.nodes):
+            return  # keep what is placed: still correct, perhaps not minimal
+        for table in (self.fixes_before, self.fixes_after):
+            for anchor in list(table):
+                if self.cfg.node_of.get(anchor) not in region:
+                    continue
+                actions = table[anchor]
+                for other in list(actions):
+                    if (anchor, other) != (op, action):
+                        del actions[other]
+                        self.fix_reasons.pop((anchor, other), None)
+                if not actions:
+                    del table[anchor]
 
     # ---- same-thread rules 1, 2 and 4 --------------------------------------------------------
 
@@ -591,7 +610,7 @@ class KernelAnalysis:
         if action not in actions:
             actions[action] = {rule}
             if anchor is not at.op:
-                self._requeue(anchor)
+                self._requeue(anchor, action)
         else:
             actions[action].add(rule)
         if anchor is at.op:
