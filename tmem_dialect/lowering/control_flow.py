@@ -15,6 +15,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 
+from tmem_dialect.lowering.llvm_builders import located
+
 
 class WhileLowering(RewritePattern):
     """`scf.while` to a condition block and a body block (xDSL's convert-scf-to-cf has no while).
@@ -51,7 +53,7 @@ class WhileLowering(RewritePattern):
 def lower_structured_control_flow(module: ModuleOp) -> None:
     """scf.if / scf.for (xDSL's own patterns) and scf.while to cf branches."""
     PatternRewriteWalker(
-        GreedyRewritePatternApplier([IfLowering(), ForLowering(), WhileLowering()])
+        GreedyRewritePatternApplier(located([IfLowering(), ForLowering(), WhileLowering()]))
     ).rewrite_module(module)
 
 

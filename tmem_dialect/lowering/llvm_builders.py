@@ -17,7 +17,8 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.dialects.builtin import UnknownLoc
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from tmem_dialect.dialects.llvm_ext import ExtractElementOp, PoisonOp
@@ -127,3 +128,28 @@ def scalarize(
         new_ops.append(insert := llvm.InsertElementOp(vector, scalar_ops[-1].results[0], index.result))
         vector = insert.res
     rewriter.replace(op, new_ops, [vector])
+
+
+@dataclass
+class InheritLocation(RewritePattern):
+    """Run `inner`; every op it inserts without a location takes the rewritten op's, so
+    diagnostics (and ptxas errors) on lowered code point at the source line."""
+
+    inner: RewritePattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        location = op.location
+
+        def stamp(new: Operation) -> None:
+            if isinstance(new.location, UnknownLoc):
+                new.location = location
+
+        rewriter.operation_insertion_handler.append(stamp)
+        try:
+            self.inner.match_and_rewrite(op, rewriter)
+        finally:
+            rewriter.operation_insertion_handler.remove(stamp)
+
+
+def located(patterns: Sequence[RewritePattern]) -> list[RewritePattern]:
+    return [InheritLocation(p) for p in patterns]

@@ -25,6 +25,7 @@ from xdsl.transforms.convert_memref_to_ptr import build_strides_offset, get_stri
 
 from tmem_dialect.dialects.llvm_ext import LoadOp, StoreOp
 from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, memref_address_space
+from tmem_dialect.lowering.ptx_values import byte_size
 
 
 def element_pointer(
@@ -38,6 +39,7 @@ def element_pointer(
     ref_type = ref.type
     assert isinstance(ref_type, MemRefType)
     builder = Builder(InsertPoint.before(op))
+    builder.extend_from_listener(rewriter)  # index arithmetic is located (and revisited) like the rest
     pointer = as_pointer(rewriter, ref, converter, op)
     strides = get_strides(ref, ref_type, builder)
     linear = build_strides_offset(indices, strides, builder)
@@ -66,8 +68,6 @@ def _is_zero(value: SSAValue) -> bool:
 
 def _alignment(t: Attribute) -> int | None:
     """The element's natural alignment: all a memref access is known to have."""
-    from tmem_dialect.lowering.ptx_values import byte_size
-
     return byte_size(t)
 
 

@@ -17,17 +17,16 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    UnitAttr,
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error
+from tmem_dialect.ir import reverse_post_order
 from tmem_dialect.dialects import llvm_ext, nvvm
 from tmem_dialect.lowering.ptx_values import (
     TMEM_ADDRESS_SPACE,
@@ -186,7 +185,9 @@ class _ModuleEmitter:
                 body.extend(_FunctionEmitter(self, op, kernels).run())
                 kernels += 1
                 continue
-            self.errors.append(error(op, f"'{op.name}' is not supported by the PTX target at module level"))
+            self.errors.append(
+                error(op, f"'{op.name}' is not supported by the PTX target at module level{_lower_first_hint(op)}")
+            )
         if self.errors:
             raise DiagnosticError(self.errors)
         lines.extend(body)
@@ -221,6 +222,16 @@ class _ModuleEmitter:
         else:
             decl = f".shared .align {align} .b8 {self.symbol(name)}[{size}];"
         return [_Line(decl, op), _Line("")]
+
+
+TCGEN05_LEVEL_DIALECTS = ("tcgen05.", "func.", "arith.", "scf.", "cf.", "memref.", "vector.")
+
+
+def _lower_first_hint(op: Operation) -> str:
+    """For tcgen05-level input: say which pass turns it into what the target reads."""
+    if op.name.startswith(TCGEN05_LEVEL_DIALECTS):
+        return "; lower the kernel first with -p convert-tcgen05-to-nvvm"
+    return ""
 
 
 def _natural_alignment(t: Attribute) -> int:
@@ -359,7 +370,7 @@ class _FunctionEmitter:
         self.load_params(func, name)
         following = {b: blocks[i + 1] if i + 1 < len(blocks) else None for i, b in enumerate(blocks)}
         # Definitions before uses: visit blocks in reverse post-order, whatever their text order.
-        for block in _reverse_post_order(blocks):
+        for block in reverse_post_order(func.body):
             self.next_block = following[block]
             for op in block.ops:
                 self.current = self.buckets[op] = []
@@ -457,8 +468,8 @@ class _FunctionEmitter:
         if handler is None and isinstance(op, nvvm.SpecialRegister):
             handler = _FunctionEmitter.special_register
         if handler is None:
-            self.fail(op, f"'{op.name}' is not supported by the PTX target (see docs/lowering.md for "
-                          "the NVVM-level op set it emits)")
+            self.fail(op, f"'{op.name}' is not supported by the PTX target{_lower_first_hint(op)} (see "
+                          "docs/lowering.md for the NVVM-level op set it emits)")
             return
         try:
             handler(self, op)
@@ -1005,27 +1016,6 @@ def _fold_binary(kind: type[Operation], cls: RegClass, a: Imm, b: Imm) -> Imm | 
 def _truncating_div(a: int, b: int) -> int:
     q = abs(a) // abs(b)
     return q if (a < 0) == (b < 0) else -q
-
-
-def _reverse_post_order(blocks: list[Block]) -> list[Block]:
-    """Blocks in reverse post-order from the entry, then unreachable ones in text order."""
-    seen: set[Block] = set()
-    post: list[Block] = []
-    stack: list[tuple[Block, int]] = [(blocks[0], 0)]
-    seen.add(blocks[0])
-    while stack:
-        block, i = stack.pop()
-        term = block.last_op
-        succs = list(term.successors) if term is not None else []
-        if i < len(succs):
-            stack.append((block, i + 1))
-            if succs[i] not in seen:
-                seen.add(succs[i])
-                stack.append((succs[i], 0))
-        else:
-            post.append(block)
-    order = post[::-1]
-    return order + [b for b in blocks if b not in seen]
 
 
 def _int_list(attr: Attribute) -> list[int] | None:

@@ -1,4 +1,4 @@
-"""The `ptx` target of tmem-opt: NVVM-level MLIR to a PTX module, optionally checked by ptxas."""
+"""The `ptx` target of tmem-opt: NVVM-level MLIR (tcgen05-level input is lowered first) to PTX, optionally checked by ptxas."""
 
 from __future__ import annotations
 
@@ -12,6 +12,18 @@ from xdsl.utils.target import Target
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import DiagnosticError, error
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
+
+
+def nvvm_level(ctx: Context, module: ModuleOp) -> ModuleOp:
+    """`module` itself when it is NVVM-level already, else a copy run through convert-tcgen05-to-nvvm
+    (so `tmem-opt kernel.mlir -p tmem-pipeline -t ptx` needs no explicit lowering step)."""
+    if all(op is module or op.name.startswith(("llvm.", "nvvm.")) for op in module.walk()):
+        return module
+    from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
+
+    lowered = module.clone()
+    ConvertTcgen05ToNVVMPass().apply(ctx, lowered)
+    return lowered
 
 
 @dataclass(frozen=True)
@@ -30,7 +42,7 @@ class PTXTarget(Target):
             version = isa.parse_ptx_version(str(self.version))
         except ValueError as e:
             raise DiagnosticError([error(None, str(e))]) from None
-        ptx = emit_ptx(module, version, self.arch)
+        ptx = emit_ptx(nvvm_level(ctx, module), version, self.arch)
         if self.ptxas_check:
             from tmem_dialect.lowering.ptxas import check_or_raise
 

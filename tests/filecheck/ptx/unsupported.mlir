@@ -76,3 +76,4 @@ llvm.func @dynamic_offset(%t: i32, %o: i64) attributes {nvvm.kernel} {
   %v = nvvm.tcgen05.ld %p, %o shape = shape_16x32bx2 : vector<1xi32>
   llvm.return
 }
+
