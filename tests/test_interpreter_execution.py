@@ -327,3 +327,33 @@ def test_an_op_with_an_external_tmem_effect_model_runs_through_the_same_semantic
         del interfaces._EXTERNAL[gpu.BarrierOp]
     assert result.kinds() == {"store-completion", "dealloc-outstanding"}
     assert (result.args[0] == np.arange(128)).all()
+
+
+def test_func_call_runs_the_callee_per_lane() -> None:
+    text = """
+func.func private @twice_or_negate(%x: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %odd = arith.andi %x, %c1 : i32
+  %is_odd = arith.cmpi ne, %odd, %c0 : i32
+  %r = scf.if %is_odd -> (i32) {
+    %n = arith.subi %c0, %x : i32
+    scf.yield %n : i32
+  } else {
+    %d = arith.addi %x, %x : i32
+    scf.yield %d : i32
+  }
+  func.return %r : i32
+}
+func.func @k(%out: memref<64xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 64, 1, 1>} {
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %v = func.call @twice_or_negate(%tid) : (i32) -> i32
+  %t = arith.index_cast %tid : i32 to index
+  memref.store %v, %out[%t] : memref<64xi32>
+  func.return
+}
+"""
+    result = run_kernel(text, kernel="k", args=[np.zeros(64, np.int32)])
+    assert result.diagnostics == [], result.render()
+    t = np.arange(64)
+    assert (result.args[0] == np.where(t % 2 == 1, -t, 2 * t)).all()

@@ -75,7 +75,6 @@ class PairMatch:
     first_op: Operation
     second: WarpInterpreter | None = None
     done: bool = False
-    result: object = None
 
 
 @dataclass
@@ -85,7 +84,6 @@ class CTA:
     warps: list[int]
     tmem: tm.TensorMemory
     barriers: dict[int, Barrier] = field(default_factory=dict)
-    shared: dict[str, Buffer] = field(default_factory=dict)
 
 
 class Machine:
@@ -386,7 +384,6 @@ class Machine:
             if match.second is w:
                 peer = match.first
                 base = self._wait_for_room(w, op, ncols, [self.ctas[0], self.ctas[1]])
-                match.result = base
                 self._take(peer, match.first_op, ncols, base, 2)
                 self._take(w, op, ncols, base, 2)
                 match.done = True
