@@ -151,8 +151,7 @@ def block_dims(kernel: Kernel, threads: int | None) -> tuple[int, int, int]:
 
 
 def _function_type(kernel: Kernel) -> list[Attribute]:
-    if isinstance(kernel, func.FuncOp):
-        return list(kernel.function_type.inputs.data)
+    """Parameter types (func.func and llvm.func both keep them in `function_type.inputs`)."""
     return list(kernel.function_type.inputs.data)
 
 
