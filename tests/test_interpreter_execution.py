@@ -357,3 +357,41 @@ func.func @k(%out: memref<64xi32>) attributes {tcgen05.kernel, tcgen05.reqntid =
     assert result.diagnostics == [], result.render()
     t = np.arange(64)
     assert (result.args[0] == np.where(t % 2 == 1, -t, 2 * t)).all()
+
+
+EXTENDED_CONTRACT = """
+llvm.func @k(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
+  %c2 = llvm.mlir.constant(2 : i32) : i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %i2 = llvm.mul %tid, %c2 : i32
+  %src = llvm.getelementptr %in[%i2] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
+  %halves = llvm.load %src : !llvm.ptr<1> -> vector<2xf16>
+  %packed = llvm.bitcast %halves : vector<2xf16> to i32
+  %as_vec = llvm.bitcast %packed : i32 to vector<2xf16>
+  %swapped = llvm.shufflevector %as_vec, %as_vec [1, 0] : vector<2xf16>
+  %dst = llvm.getelementptr %out[%i2] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
+  llvm.store %swapped, %dst : vector<2xf16>, !llvm.ptr<1>
+  %wide = llvm.zext %packed : i32 to i64
+  %c32 = llvm.mlir.constant(32 : i64) : i64
+  %hi = llvm.shl %wide, %c32 : i64
+  %both = llvm.or %hi, %wide : i64
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  %at64 = llvm.add %tid, %c16 : i32
+  %dst64 = llvm.getelementptr %out[%at64] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i64
+  llvm.store %both, %dst64 : i64, !llvm.ptr<1>
+  llvm.return
+}
+"""
+
+
+def test_extended_contract_ops_bitcast_shuffle_and_wide_scalars() -> None:
+    data = (np.arange(64) * 1.5).astype(np.float16)
+    out = np.zeros(64 + 4 * 48, np.float16)
+    result = run_kernel(EXTENDED_CONTRACT, kernel="k", args=[data, out])
+    assert result.diagnostics == [], result.render()
+    got = result.args[1]
+    pairs = data.reshape(32, 2)
+    assert (got[:64].reshape(32, 2) == pairs[:, ::-1]).all()
+    words = got[64:].view(np.int64)[:32]
+    packed = data.view(np.uint32).astype(np.int64)
+    assert (words == (packed << 32) | packed).all()
