@@ -28,41 +28,87 @@ def cell_text(flat: int) -> str:
     return f"TMEM lane {flat // COLUMNS}, column {flat % COLUMNS}"
 
 
-@dataclass(frozen=True)
 class CellSet:
-    """The cells of one warp's access as flat arrays (read-only), with their bounds precomputed."""
+    """The cells of one warp's access (read-only flat arrays), with their bounds precomputed.
 
-    lanes: np.ndarray
-    cols: np.ndarray
-    threads: np.ndarray  # the lane in the warp (0..31) that accesses each cell
-    flat: np.ndarray
-    lane_range: tuple[int, int]
-    col_range: tuple[int, int]
-    # When the cells are exactly the rectangle lane_range x col_range (fragments are bijective, so
-    # a matching count suffices), per-cell metadata is read and written through this slice.
-    rect: tuple[slice, slice] | None = None
+    When the cells are exactly the rectangle lane_range x col_range (fragments are bijective, so
+    a matching count suffices), per-cell metadata is read and written through a slice (`rect`).
+    """
+
+    def __init__(self, lanes: np.ndarray | None, cols: np.ndarray | None, threads: np.ndarray | None,
+                 lane_range: tuple[int, int], col_range: tuple[int, int],
+                 rect: tuple[slice, slice] | None = None):
+        self._lanes, self._cols, self._threads = lanes, cols, threads
+        self._flat: np.ndarray | None = None
+        self.lane_range, self.col_range, self.rect = lane_range, col_range, rect
 
     @staticmethod
     def of(lanes: np.ndarray, cols: np.ndarray, threads: np.ndarray) -> CellSet:
         for a in (lanes, cols, threads):
             a.setflags(write=False)
-        flat = lanes * COLUMNS + cols
-        flat.setflags(write=False)
         if not lanes.size:
-            return CellSet(lanes, cols, threads, flat, (0, 0), (0, 0))
+            return CellSet(lanes, cols, threads, (0, 0), (0, 0))
         (l0, l1), (c0, c1) = (int(lanes.min()), int(lanes.max())), (int(cols.min()), int(cols.max()))
-        rect = None
+        cells = CellSet(lanes, cols, threads, (l0, l1), (c0, c1))
         inside = l0 >= 0 and l1 < LANES and c0 >= 0 and c1 < COLUMNS
-        if inside and (l1 - l0 + 1) * (c1 - c0 + 1) == flat.size and np.unique(flat).size == flat.size:
-            rect = (slice(l0, l1 + 1), slice(c0, c1 + 1))
-        return CellSet(lanes, cols, threads, flat, (l0, l1), (c0, c1), rect)
+        if inside and (l1 - l0 + 1) * (c1 - c0 + 1) == lanes.size and np.unique(cells.flat).size == lanes.size:
+            cells.rect = (slice(l0, l1 + 1), slice(c0, c1 + 1))
+        return cells
 
     @staticmethod
     def rectangle(lanes: range, cols: range) -> CellSet:
-        """All cells of lanes x cols (lane-major), e.g. the columns a dealloc frees."""
-        l = np.repeat(np.arange(lanes.start, lanes.stop), len(cols))
-        c = np.tile(np.arange(cols.start, cols.stop), len(lanes))
-        return CellSet.of(l, c, np.zeros_like(l))
+        """All cells of lanes x cols (lane-major), e.g. the columns a dealloc frees; arrays on demand."""
+        return CellSet(None, None, None, (lanes.start, lanes.stop - 1), (cols.start, cols.stop - 1),
+                       (slice(lanes.start, lanes.stop), slice(cols.start, cols.stop)))
+
+    def _expand(self) -> None:
+        assert self.rect is not None
+        lanes, cols = self.rect
+        width = cols.stop - cols.start
+        self._lanes = np.repeat(np.arange(lanes.start, lanes.stop), width)
+        self._cols = np.tile(np.arange(cols.start, cols.stop), lanes.stop - lanes.start)
+        self._threads = np.zeros_like(self._lanes)
+
+    @property
+    def lanes(self) -> np.ndarray:
+        if self._lanes is None:
+            self._expand()
+        return self._lanes  # type: ignore[return-value]
+
+    @property
+    def cols(self) -> np.ndarray:
+        if self._cols is None:
+            self._expand()
+        return self._cols  # type: ignore[return-value]
+
+    @property
+    def threads(self) -> np.ndarray:
+        if self._threads is None:
+            self._expand()
+        return self._threads  # type: ignore[return-value]
+
+    @property
+    def flat(self) -> np.ndarray:
+        if self._flat is None:
+            self._flat = self.lanes * COLUMNS + self.cols
+            self._flat.setflags(write=False)
+        return self._flat
+
+    @property
+    def size(self) -> int:
+        if self._lanes is not None:
+            return self._lanes.size
+        assert self.rect is not None
+        return (self.rect[0].stop - self.rect[0].start) * (self.rect[1].stop - self.rect[1].start)
+
+    @property
+    def inside(self) -> bool:
+        """Every cell lies inside the 128 x 512 TMEM."""
+        (l0, l1), (c0, c1) = self.lane_range, self.col_range
+        return l0 >= 0 and l1 < LANES and c0 >= 0 and c1 < COLUMNS
+
+    def select(self, keep: np.ndarray) -> CellSet:
+        return CellSet.of(self.lanes[keep], self.cols[keep], self.threads[keep])
 
     def ids(self, per_cell: np.ndarray) -> np.ndarray:
         """The entries of a per-cell metadata array (flat, 128*512) for these cells."""
@@ -226,7 +272,7 @@ class TensorMemory:
 
     def readers_of(self, access: CellSet, everything: bool) -> list[np.ndarray]:
         """Reader arrays that can hold reads of these cells: warps of their lane quarters, wild ones."""
-        if everything or not access.flat.size:
+        if everything or not access.size:
             return list(self.readers.values())
         lo, hi = access.lane_range
         quarters = set(range(lo // isa.LANES_PER_WARP, hi // isa.LANES_PER_WARP + 1))
