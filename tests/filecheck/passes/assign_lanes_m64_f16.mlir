@@ -3,6 +3,8 @@
 // 4 x 8 columns; 16 registers), and the registers are already in fragment order (no shuffle).
 // RUN: tmem-opt -p tmem-assign-lanes %S/../../../examples/m64_f16.mlir | filecheck %s
 // RUN: tmem-opt -p tmem-assign-lanes %S/../../../examples/m64_f16.mlir | tmem-opt | filecheck %s
+// Plain xdsl-opt knows the pass too (the xdsl.universe entry point).
+// RUN: xdsl-opt -p tmem-assign-lanes %S/../../../examples/m64_f16.mlir | filecheck %s
 
 // CHECK-LABEL: func.func @m64_f16
 // CHECK:      %[[LB:.*]] = arith.shli %{{.*}}, %{{.*}} : i32
