@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
-from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.memory import Buffer, Memory, MemoryFault
@@ -118,7 +118,17 @@ class Machine:
         self.globals: dict[str, list[Buffer]] = {}
         self.global_shapes: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         self.tile_maps: dict[tuple[int, int], tuple[Operation, tuple[np.ndarray, ...]]] = {}
-        self.cell_sets: dict[tuple, tm.CellSet] = {}  # ld/st geometry by (taddr, shape, num, ...)
+        self.cell_sets: dict[tuple, tm.CellSet] = {}
+        self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
+
+    def effect_of(self, op: Operation) -> TMEMEffect:
+        """tmem_effect(op), computed once per op of the run (an op's effect is static)."""
+        hit = self._effects.get(id(op))
+        if hit is None or hit[0] is not op:
+            effect = tmem_effect(op)
+            assert effect is not None
+            hit = self._effects[id(op)] = (op, effect)
+        return hit[1]
 
     # ---- module globals ---------------------------------------------------------------------
 
@@ -433,10 +443,8 @@ class Machine:
         self._write_slot(w, op, slot, address)
 
     def _slot_value(self, op: Operation):
-        from tmem_dialect.dialects.interfaces import tmem_effect
-
-        effect = tmem_effect(op)
-        assert effect is not None and effect.address is not None
+        effect = self.effect_of(op)
+        assert effect.address is not None
         return effect.address
 
     def _write_slot(self, w: WarpInterpreter, op: Operation, slot, address: int) -> None:

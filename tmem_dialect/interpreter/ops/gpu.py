@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm, tcgen05
-from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.tmem import COLUMNS, CellSet
 from tmem_dialect.interpreter.warp import TMEMBufferValue, WarpInterpreter
@@ -185,9 +185,8 @@ def run_tile(w: WarpInterpreter, op: tcgen05._TileOp, args: PythonValues):
 
 def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
     """The semantics of any op with a TMEM effect, whichever dialect it belongs to."""
-    effect = tmem_effect(op)
-    assert effect is not None
     m = w.machine
+    effect = m.effect_of(op)
     kind = effect.kind
     if kind is EffectKind.ALLOC:
         m.alloc(w, op, effect)
