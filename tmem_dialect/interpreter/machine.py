@@ -221,6 +221,8 @@ class Machine:
     # ---- memory (with shared-memory race detection) -------------------------------------
 
     def load(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, dtype: np.dtype, count: int):
+        if not w.mask.any():
+            return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
         try:
             values, acc = self.memory.load(addresses, w.mask, dtype, count, w.cta)
         except MemoryFault as e:
@@ -232,6 +234,8 @@ class Machine:
 
     def store(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, values: np.ndarray,
               dtype: np.dtype, count: int) -> None:
+        if not w.mask.any():
+            return
         try:
             acc = self.memory.store(addresses, w.mask, values, dtype, count, w.cta)
         except MemoryFault as e:
