@@ -561,3 +561,19 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
         assert (tmem[:, 0] == np.arange(128)).all()
     single = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)])
     assert "cta-pair-required" in single.kinds()
+
+
+def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
+    """cta_group::2 alloc is a rendezvous with the peer CTA's warp; if only CTA 0 allocates, it waits forever."""
+    body = """
+  %cta = nvvm.read.ptx.sreg.ctaid.x : i32
+  %cta0 = arith.cmpi eq, %cta, %c0_i32 : i32
+  %alloc_here = arith.andi %is_warp0, %cta0 : i1
+  scf.if %alloc_here {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 32 cta_group(2)
+  }"""
+    result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert result.kinds() == {"deadlock"}, result.render()
+    assert "peer CTA 1" in result.errors[0].message
