@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.test_interpreter_fragments import HALF_SPLIT, LEGAL_NUMS, REGS_PER_NUM, cells_of
+from test_interpreter_fragments import HALF_SPLIT, LEGAL_NUMS, REGS_PER_NUM, cells_of
 from tmem_dialect.interpreter import run_kernel
 
 COLS_PER_NUM = {"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8, "16x32bx2": 1}

@@ -12,10 +12,10 @@ import pytest
 
 from tmem_dialect.interpreter.validation import PassUnavailable, PipelineFailed, validate
 
-from tests.test_interpreter_fragments import CASES as FRAGMENT_CASES
-from tests.test_interpreter_fragments import COLUMNS, REGS_PER_NUM, fragment_kernel
-from tests.test_interpreter_misuse import CASES as MISUSE_CASES
-from tests.test_interpreter_misuse import kernel as misuse_kernel
+from test_interpreter_fragments import CASES as FRAGMENT_CASES
+from test_interpreter_fragments import COLUMNS, REGS_PER_NUM, fragment_kernel
+from test_interpreter_misuse import CASES as MISUSE_CASES
+from test_interpreter_misuse import kernel as misuse_kernel
 
 LOWERING = "convert-tcgen05-to-nvvm"
 
