@@ -14,6 +14,7 @@ import numpy as np
 
 TMEM_LANES = 128
 TMEM_COLUMNS = 512
+CELL_BITS = 32  # one TMEM cell, one register of tcgen05.ld/st
 WARP_SIZE = 32
 LANES_PER_WARP = 32
 WARPS_PER_WARPGROUP = 4

@@ -28,7 +28,6 @@ from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, TileLayout
 from tmem_dialect.passes.lane_plan import (
     NONE,
-    Access,
     Failure,
     Message,
     Mismatch,
@@ -39,7 +38,6 @@ from tmem_dialect.passes.lane_plan import (
 )
 
 TileOp = tcgen05.TileLoadOp | tcgen05.TileStoreOp
-CELL_BITS = 32
 REQNTID_ATTRS = (tcgen05.REQNTID_ATTR, "nvvm.reqntid")
 WARPGROUP_THREADS = isa.WARPS_PER_WARPGROUP * isa.WARP_SIZE
 
@@ -380,7 +378,7 @@ class _TileRewriter:
 
     def __post_init__(self) -> None:
         self.element: Attribute = self.plan.op.buffer_type.element_type
-        self.slots_per_register = CELL_BITS // self.element.bitwidth  # type: ignore[attr-defined]
+        self.slots_per_register = isa.CELL_BITS // self.element.bitwidth  # type: ignore[attr-defined]
 
     def register_type(self) -> VectorType:
         return VectorType(self.element, [self.plan.positions])
@@ -476,7 +474,7 @@ class _TileRewriter:
             registers = gather(emit, [value], picks, self.element)
             emit.add(
                 tcgen05.StOp(
-                    emit.bitcast(registers, IntegerType(CELL_BITS)),
+                    emit.bitcast(registers, IntegerType(isa.CELL_BITS)),
                     self.message_address(emit, address, message),
                     message.access.shape,
                     message.num,
