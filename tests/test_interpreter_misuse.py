@@ -577,3 +577,21 @@ def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
     result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
     assert result.kinds() == {"deadlock"}, result.render()
     assert "peer CTA 1" in result.errors[0].message
+
+
+def test_fence_between_the_access_and_its_wait_is_canonical_too() -> None:
+    """ld; fence::before_thread_sync; wait::ld; barrier: the fence follows the async op it orders."""
+    body = alloc() + """
+  scf.if %is_warp4 {
+    tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+    tcgen05.fence before_thread_sync
+    tcgen05.wait store
+  }
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  scf.if %is_warp0 {
+    %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
+    tcgen05.wait load
+  }""" + free()
+    result = run_kernel(kernel(body, 256), kernel="k", args=[np.zeros(1024, np.int32)])
+    assert result.diagnostics == [], result.render()

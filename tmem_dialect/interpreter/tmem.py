@@ -385,9 +385,11 @@ def check_pair(
     dealloc = b_kind is EffectKind.DEALLOC
     rule = mm.DEALLOC_COMPLETION if dealloc else mm.HANDOFF
     if a.completion is not None and clock.knows(a.warp, a.completion):
-        if a.kind is EffectKind.DEALLOC or clock.knows_fenced(a.warp, a.completion):
+        # Completed and handed over. The fence::before_thread_sync that makes this the canonical
+        # handoff must follow the access (it orders the async op before the barrier).
+        if a.kind is EffectKind.DEALLOC or clock.knows_fenced(a.warp, a.issue):
             return None
-        if pending_fenced[a.warp] >= a.completion:
+        if pending_fenced[a.warp] >= a.issue:
             missing = f"warp {b_warp} has no tcgen05.fence::after_thread_sync after the barrier"
         else:
             missing = f"warp {a.warp} has no tcgen05.fence::before_thread_sync before the barrier"
