@@ -9,17 +9,31 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation, error
+
+
+class LinearTimeLexer(MLIRLexer):
+    """xDSL's MLIR lexer with a string-literal pattern that cannot backtrack exponentially.
+
+    xDSL 0.74 nests `[^"...]+` inside `(...)*`, so an unterminated string of a few dozen
+    characters hangs the lexer; each character class here matches exactly one character.
+    """
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
 class LocatedParser(Parser):
     """A parser that stamps every op without an explicit `loc(...)` with its file:line:col."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        # Parser hard-wires MLIRLexer; lex the real input with the linear-time one instead.
+        self._parser_state = ParserState(LinearTimeLexer(Input(text, name)))
         self._filename = StringAttr(name)
         self._line_starts = [0]
         self._line_starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
