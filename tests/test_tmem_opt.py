@@ -232,3 +232,13 @@ def test_every_example_of_the_dialect_reference_is_accepted(example: str) -> Non
 
 def test_the_dialect_reference_has_examples() -> None:
     assert len(doc_examples()) >= 5
+
+
+def test_an_unterminated_string_is_a_diagnostic_not_a_hang(tmp_path: Path) -> None:
+    """xDSL's own string pattern backtracks exponentially here; ours is linear."""
+    src = tmp_path / "s.mlir"
+    src.write_text('func.func @k() {\n  %r4"= tcgen05.ld %a shape_16x64b x4 : vector<4xi32> and then some more words\n}\n')
+    # The timeout only turns a regression (a hang) into a failure; it measures nothing.
+    result = subprocess.run([*tmem_opt(), str(src)], capture_output=True, text=True, timeout=300)
+    assert_clean_failure(result)
+    assert f"{src}:2:6: error: End of file reached before closing string literal." in result.stderr
