@@ -15,7 +15,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 
-from tmem_dialect.lowering.llvm_builders import located
+from tmem_dialect.lowering.llvm_builders import InheritLocation
 
 
 class WhileLowering(RewritePattern):
@@ -51,9 +51,14 @@ class WhileLowering(RewritePattern):
 
 
 def lower_structured_control_flow(module: ModuleOp) -> None:
-    """scf.if / scf.for (xDSL's own patterns) and scf.while to cf branches."""
+    """scf.if / scf.for (xDSL's own patterns) and scf.while to cf branches.
+
+    Walked last op first: each split then moves only the ops after its loop or branch, which
+    the later ones already moved out, so the whole lowering stays linear in the kernel size.
+    """
     PatternRewriteWalker(
-        GreedyRewritePatternApplier(located([IfLowering(), ForLowering(), WhileLowering()]))
+        InheritLocation(GreedyRewritePatternApplier([IfLowering(), ForLowering(), WhileLowering()])),
+        walk_reverse=True,
     ).rewrite_module(module)
 
 

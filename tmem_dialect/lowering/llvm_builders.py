@@ -132,8 +132,8 @@ def scalarize(
 
 @dataclass
 class InheritLocation(RewritePattern):
-    """Run `inner`; every op it inserts without a location takes the rewritten op's, so
-    diagnostics (and ptxas errors) on lowered code point at the source line."""
+    """Run `inner` (a pattern or a whole applier); every op it inserts without a location takes
+    the rewritten op's, so diagnostics (and ptxas errors) on lowered code point at the source."""
 
     inner: RewritePattern
 
@@ -150,6 +150,3 @@ class InheritLocation(RewritePattern):
         finally:
             rewriter.operation_insertion_handler.remove(stamp)
 
-
-def located(patterns: Sequence[RewritePattern]) -> list[RewritePattern]:
-    return [InheritLocation(p) for p in patterns]

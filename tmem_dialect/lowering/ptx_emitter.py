@@ -50,7 +50,11 @@ from tmem_dialect.lowering.ptx_values import (
 SHARED_ADDRESS_SPACE = 3
 GLOBAL_ADDRESS_SPACE = 1
 STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared"}
-PARAM_TYPES = {"i32": ".b32", "i64": ".b64", "f32": ".b32", "f64": ".b64"}
+# Kernel parameter types and their .param declarations (i1 travels as a byte, as LLVM does).
+PARAM_TYPES = {
+    "i1": ".u8", "i16": ".b16", "i32": ".b32", "i64": ".b64",
+    "f16": ".b16", "f32": ".b32", "f64": ".b64",
+}  # fmt: skip
 MAX_VECTOR_ACCESS_BYTES = 16  # ld/st .v2/.v4 move at most 128 bits
 
 # Function attributes that become performance-tuning directives after the .entry signature.
@@ -425,8 +429,8 @@ class _FunctionEmitter:
             elif str(t) in PARAM_TYPES:
                 params.append(f".param {PARAM_TYPES[str(t)]} {pname}")
             else:
-                self.fail(func, f"kernel parameter {i} has type {t}; the PTX target takes i32, i64, f32, "
-                                "f64, !llvm.ptr<1> and !llvm.ptr parameters")
+                self.fail(func, f"kernel parameter {i} has type {t}; the PTX target takes integers "
+                                "(i1, i16, i32, i64), f16/f32/f64, !llvm.ptr<1> and !llvm.ptr parameters")
         header = [_Line(f".visible .entry {name}(", func)]
         header += [_Line(f"\t{p}{',' if i + 1 < len(params) else ''}", func) for i, p in enumerate(params)]
         header.append(_Line(")", func))
@@ -454,6 +458,14 @@ class _FunctionEmitter:
                 cls = self.class_of(arg.type)
             except _Unsupported as e:
                 self.fail(func, f"kernel parameter {i}: {e}")
+                continue
+            if cls is RegClass.PRED:
+                byte, low = self.new_reg(RegClass.B16), self.new_reg(RegClass.B16)
+                self.out(f"ld.param.u8 {byte}, [{name}_param_{i}];")
+                self.out(f"and.b16 {low}, {byte}, 1;")
+                reg = self.new_reg(cls)
+                self.out(f"setp.ne.b16 {reg}, {low}, 0;")
+                self.define(arg, [reg])
                 continue
             reg = self.new_reg(cls)
             self.out(f"ld.param.b{cls.bits} {reg}, [{name}_param_{i}];")

@@ -36,7 +36,7 @@ from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error
 from tmem_dialect.dialects import tcgen05
 from tmem_dialect.lowering.arith_to_llvm import DIRECT_BINARY, MIN_MAX, arith_patterns
 from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured_control_flow
-from tmem_dialect.lowering.llvm_builders import TypeConverter, located, memref_address_space
+from tmem_dialect.lowering.llvm_builders import InheritLocation, TypeConverter, memref_address_space
 from tmem_dialect.lowering.memory_to_llvm import memory_patterns
 from tmem_dialect.lowering.tcgen05_to_nvvm import tcgen05_patterns
 from tmem_dialect.lowering.vector_to_llvm import vector_patterns
@@ -121,7 +121,8 @@ class ConvertTcgen05ToNVVMPass(ModulePass):
 
 
 def _walk(module: ModuleOp, patterns: list) -> None:  # type: ignore[type-arg]
-    PatternRewriteWalker(GreedyRewritePatternApplier(located(patterns)), apply_recursively=True).rewrite_module(module)
+    applier = InheritLocation(GreedyRewritePatternApplier(patterns))
+    PatternRewriteWalker(applier, apply_recursively=True).rewrite_module(module)
 
 
 def convert_index_values(module: ModuleOp, converter: TypeConverter) -> None:

@@ -47,7 +47,7 @@ llvm.func @two_indices(%p: !llvm.ptr<1>, %i: i32) attributes {nvvm.kernel} {
 
 // -----
 
-// expected-error@+1 {{kernel parameter 0 has type vector<4xi32>}}
+// expected-error@+1 {{kernel parameter 0 has type vector<4xi32>; the PTX target takes integers}}
 llvm.func @vector_param(%v: vector<4xi32>) attributes {nvvm.kernel} {
   llvm.return
 }
