@@ -134,6 +134,7 @@ def parse_module(
 def verify_diagnostics(root: Operation) -> list[Diagnostic]:
     """Run every op's verifier (structure, IRDL constraints, verify_) and report each failure at its op."""
     found: list[Diagnostic] = []
+    failed: set[Operation] = set()
     for op in root.walk():
         try:
             op.verify(verify_nested_ops=False)
@@ -141,13 +142,27 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
             message = str(e.args[0]) if e.args else str(e)
             message = message.removeprefix("Operation does not verify: ")
             found.append(error(op, message))
+            failed.add(op)
         except ValueError as e:
             found.append(error(op, f"malformed IR: {e}"))
+            failed.add(op)
         except Exception as e:  # noqa: BLE001 -- a verifier bug must still end as a diagnostic
+            failed.add(op)
+            if _has_failed_ancestor(op, failed):
+                continue  # e.g. func.return reading a malformed func.func: a consequence, not news
             found.append(
                 error(op, f"internal error in the verifier of '{op.name}': {type(e).__name__}: {e}")
             )
     return found
+
+
+def _has_failed_ancestor(op: Operation, failed: set[Operation]) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent in failed:
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def verify_or_raise(root: Operation) -> None:
