@@ -231,6 +231,14 @@ def test_a_crashing_verifier_becomes_a_diagnostic() -> None:
     assert d.location == SourceLocation("x.mlir", 1, 1)
 
 
+def test_verifier_crashes_caused_by_a_failed_parent_are_not_reported() -> None:
+    text = '"func.func"() <{sym_name = "k"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+    module = parse_module(make_context(), text, "f.mlir")
+    (d,) = verify_diagnostics(module)
+    assert d.location == SourceLocation("f.mlir", 1, 1)
+    assert d.message == "property 'function_type' expected in operation 'func.func'"
+
+
 # --- expected-* annotations ------------------------------------------------------------------------
 
 ANNOTATED = """\
