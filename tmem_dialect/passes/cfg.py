@@ -85,6 +85,11 @@ class CFG:
         self.reaches_exit = self.exit.order >= 0
         self.node_of: dict[Operation, Node] = {op: n for n in self.nodes for op in n.ops}
         self.loops = self._find_loops()
+        # Visit order for dataflow: a loop's body before what follows the loop, so a solver
+        # finishes a loop before moving on (and a wait hoisted in front of it re-solves little).
+        self.nodes = _reverse_post_order(self.entry, loop_aware=True)
+        for order, node in enumerate(self.nodes):
+            node.order = order
         self._ipdom: dict[Node, Node | None] | None = None
         self._control: dict[Node, set[Node]] | None = None
         self._controlling: dict[Node, frozenset[Node]] = {}
@@ -93,10 +98,11 @@ class CFG:
 
     def _find_loops(self) -> list[Loop]:
         idom = _dominators(self.nodes, self.entry, lambda n: (e.source for e in n.preds))
+        dominates = _dominance_test(idom, self.entry)
         by_header: dict[Node, list[Edge]] = {}
         for node in self.nodes:
             for edge in node.succs:
-                if edge.target.order >= 0 and _dominates(idom, edge.target, node):
+                if edge.target.order >= 0 and dominates(edge.target, node):
                     by_header.setdefault(edge.target, []).append(edge)
         loops: list[Loop] = []
         for header, back_edges in by_header.items():
@@ -118,9 +124,12 @@ class CFG:
                 if loop.header in outer.nodes and outer is not loop:
                     loop.parent = outer
                     break
+        chains: dict[Node, list[Loop]] = {}
+        for loop in loops:  # outermost first
+            for node in loop.nodes:
+                chains.setdefault(node, []).append(loop)
         for node in self.nodes:
-            chain = [lp for lp in loops if node in lp.nodes]
-            node.loops = tuple(sorted(chain, key=lambda lp: len(lp.nodes), reverse=True))
+            node.loops = tuple(chains.get(node, ()))
         return loops
 
     def _preheader_op(self, header: Node, body: set[Node]) -> Operation | None:
@@ -337,9 +346,16 @@ def _connect(source: Node, target: Node, sense: bool | None = None) -> None:
     target.preds.append(edge)
 
 
-def _reverse_post_order(start: Node, backwards: bool = False) -> list[Node]:
+def _reverse_post_order(start: Node, backwards: bool = False, loop_aware: bool = False) -> list[Node]:
     def nexts(n: Node) -> list[Node]:
-        return [e.source for e in n.preds] if backwards else [e.target for e in n.succs]
+        if backwards:
+            return [e.source for e in n.preds]
+        targets = [e.target for e in n.succs]
+        if not loop_aware:
+            return targets
+        # The successor explored last comes first in the order: explore those that leave
+        # more of n's loops first, and keep the written order among the rest.
+        return sorted(reversed(targets), key=lambda t: _shared_loops(n, t))
 
     seen = {start}
     post: list[Node] = []
@@ -388,13 +404,41 @@ def _dominators(
     return idom
 
 
-def _dominates(idom: dict[Node, Node | None], a: Node, b: Node) -> bool:
-    runner: Node | None = b
-    while runner is not None:
-        if runner is a:
-            return True
-        runner = idom.get(runner)
-    return False
+def _shared_loops(a: Node, b: Node) -> int:
+    """How many loops contain both nodes (loop chains are nested, outermost first)."""
+    count = 0
+    for la, lb in zip(a.loops, b.loops):
+        if la is not lb:
+            break
+        count += 1
+    return count
+
+
+def _dominance_test(idom: dict[Node, Node | None], root: Node) -> Callable[[Node, Node], bool]:
+    """`dominates(a, b)` in O(1): a encloses b in the dominator tree's DFS intervals."""
+    children: dict[Node, list[Node]] = {}
+    for node, parent in idom.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(node)
+    enter: dict[Node, int] = {}
+    leave: dict[Node, int] = {}
+    clock = 0
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            leave[node] = clock
+            clock += 1
+            continue
+        enter[node] = clock
+        clock += 1
+        stack.append((node, True))
+        stack.extend((c, False) for c in children.get(node, ()))
+
+    def dominates(a: Node, b: Node) -> bool:
+        return a in enter and b in enter and enter[a] <= enter[b] and leave[b] <= leave[a]
+
+    return dominates
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,7 +12,9 @@ as if it were there: insert-waits materializes the fixes; verify reports them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import gc
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -106,7 +108,10 @@ class Category(Enum):
 class OpInfo:
     """What the analysis needs to know about one op, computed once."""
 
-    __slots__ = ("op", "index", "category", "effect", "kind", "anchor", "rest", "rects", "slot", "lds_used")
+    __slots__ = (
+        "op", "index", "category", "effect", "kind", "anchor", "rest", "rects", "slot",
+        "lds_used", "terms", "box",
+    )
 
     def __init__(self, op: Operation, index: int, category: Category):
         self.op = op
@@ -119,10 +124,10 @@ class OpInfo:
         self.rects: tuple[Rect, ...] | None = None
         self.slot: object | None = None
         self.lds_used: tuple[Operation, ...] = ()
-
-    @property
-    def address_known(self) -> bool:
-        return self.anchor is not None
+        self.terms: dict[Sym, int] = {}
+        """Every symbol of the address (anchor and rest) with its coefficient."""
+        self.box: Box | None = None
+        """Cells any warp may touch, relative to the anchor (a quick disjointness test)."""
 
     def __repr__(self) -> str:
         return f"OpInfo({self.op.name}#{self.index})"
@@ -194,26 +199,30 @@ class Local:
         "relinquished",  # OpInfo | None
         "slots",  # frozenset[object]: slots whose allocated address this warp may read
     )
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("key",)
     _interned: dict[tuple[object, ...], Local] = {}
+    _INDEX = {name: i for i, name in enumerate(FIELDS)}
 
-    def __init__(self, *values: object):
-        for name, value in zip(self.FIELDS, values):
-            object.__setattr__(self, name, value)
+    def __init__(self, values: tuple[object, ...]):
+        (
+            self.outstanding, self.epoch, self.work, self.unfenced, self.pending, self.after_due,
+            self.own_live, self.known_live, self.freed, self.min_alloc, self.relinquished,
+            self.slots,
+        ) = values  # fmt: skip
+        self.key = values
 
     @classmethod
     def make(cls, values: tuple[object, ...]) -> Local:
         found = cls._interned.get(values)
         if found is None:
-            found = cls(*values)
+            found = cls(values)
             cls._interned[values] = found
         return found
 
-    def key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, f) for f in self.FIELDS)
-
     def but(self, **changes: object) -> Local:
-        values = [changes.get(f, getattr(self, f)) for f in self.FIELDS]
+        values = list(self.key)
+        for name, value in changes.items():
+            values[self._INDEX[name]] = value
         return Local.make(tuple(values))
 
     @staticmethod
@@ -236,8 +245,6 @@ class Local:
     relinquished: OpInfo | None
     slots: frozenset[object]
 
-
-_RESTART_LIMIT = 64
 
 WarpStates = tuple[tuple[Local, int], ...]
 """(state, bitmask of warps in it) pairs; each warp in at most one."""
@@ -307,17 +314,20 @@ class KernelAnalysis:
         self.options = options
         self.cfg = CFG(function)
         self.space = ThreadSpace.of_kernel(function)
+        self._box_cache: dict[OpInfo, list[tuple[Box, ...]] | None] = {}
+        self.ops = list(function.walk())
+        self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
-        self.values = Values(function, self.cfg, self.space, slots)
+        self.values = Values(function, self.cfg, self.space, slots, self.effects)
         self._build_infos()
         self.fixes_before: dict[Operation, dict[Action, set[Rule]]] = {}
         self.fixes_after: dict[Operation, dict[Action, set[Rule]]] = {}
         self.fix_reasons: dict[tuple[Operation, Action], Diagnostic] = {}
         self.findings = Findings()
         self._report = False
-        self._restarts = 0
+        self._local_fixes: dict[Node, list[tuple[Operation, Action]]] = {}
         self._edge_masks: dict[Edge, int] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
@@ -334,9 +344,8 @@ class KernelAnalysis:
 
     def _collect_slots(self) -> set[object]:
         slots: set[object] = set()
-        for op in self.function.walk():
-            effect = tmem_effect(op)
-            if effect is not None and effect.kind is EffectKind.ALLOC and effect.address is not None:
+        for effect in self.effects.values():
+            if effect.kind is EffectKind.ALLOC and effect.address is not None:
                 key = slot_key(effect.address)
                 if key is not None:
                     slots.add(key)
@@ -346,7 +355,7 @@ class KernelAnalysis:
         ld_results: dict[SSAValue, Operation] = {}
         anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
         # Source order (not graph order): "earlier" in a report means earlier in the text.
-        position = {op: i for i, op in enumerate(self.function.walk())}
+        position = {op: i for i, op in enumerate(self.ops)}
         for node in self.cfg.nodes:
             infos: list[OpInfo] = []
             for op in node.ops:
@@ -360,7 +369,7 @@ class KernelAnalysis:
             self.infos[node] = infos
 
     def _info(self, op: Operation, index: int, ld_results: dict[SSAValue, Operation]) -> OpInfo | None:
-        effect = tmem_effect(op)
+        effect = self.effects.get(op)
         if effect is not None:
             info = OpInfo(op, index, Category.EFFECT)
             info.effect = effect
@@ -369,10 +378,12 @@ class KernelAnalysis:
                 info.slot = slot_key(effect.address)
             elif effect.address is not None:
                 form = self.values.form(effect.address)
+                info.rects = rects_of(effect)
                 if form is not None:
                     info.anchor, info.rest = split_anchor(form)
                     info.slot = based_on(form)
-                info.rects = rects_of(effect)
+                    info.terms = dict(form.terms)
+                    info.box = self._union_box(info)
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
             return info
@@ -389,6 +400,19 @@ class KernelAnalysis:
                 info.lds_used = used
                 return info
         return None
+
+    def _union_box(self, info: OpInfo) -> Box | None:
+        per_warp = self._boxes(info)
+        if per_warp is None:
+            return None
+        boxes = [b for warp in per_warp for b in warp]
+        return Box(
+            min(b.lane_lo for b in boxes),
+            max(b.lane_hi for b in boxes),
+            min(b.col_lo for b in boxes),
+            max(b.col_hi for b in boxes),
+            False,
+        )
 
     # ---- running -----------------------------------------------------------------------------
 
@@ -562,20 +586,15 @@ class KernelAnalysis:
         if node is None:
             return
         region = self.solver.restart_from(node)
-        self._restarts += 1
-        if self._restarts > _RESTART_LIMIT + len(self.cfg.nodes):
-            return  # keep what is placed: still correct, perhaps not minimal
-        for table in (self.fixes_before, self.fixes_after):
-            for anchor in list(table):
-                if self.cfg.node_of.get(anchor) not in region:
-                    continue
-                actions = table[anchor]
-                for other in list(actions):
-                    if (anchor, other) != (op, action):
-                        del actions[other]
-                        self.fix_reasons.pop((anchor, other), None)
+        # Only waits placed right where they were found are dropped: they come back without
+        # restarting anything, so the waits placed away from their cause (each added once)
+        # bound the number of restarts.
+        for member in region:
+            for anchor, other in self._local_fixes.pop(member, ()):
+                actions = self.fixes_before.get(anchor, {})
+                actions.pop(other, None)
                 if not actions:
-                    del table[anchor]
+                    self.fixes_before.pop(anchor, None)
 
     # ---- same-thread rules 1, 2 and 4 --------------------------------------------------------
 
@@ -611,6 +630,8 @@ class KernelAnalysis:
             actions[action] = {rule}
             if anchor is not at.op:
                 self._requeue(anchor, action)
+            else:
+                self._local_fixes.setdefault(self.cfg.node_of[anchor], []).append((anchor, action))
         else:
             actions[action].add(rule)
         if anchor is at.op:
@@ -618,13 +639,14 @@ class KernelAnalysis:
         return local
 
     def _wait_position(self, at: OpInfo, accesses: list[Access]) -> Operation:
-        """Where one wait serving `at` costs least: before the barrier the accesses escaped
-        through, or outside every loop that issued none of them, else right before `at`."""
+        """Where one wait serving `at` costs least: for a dealloc, before the barrier the
+        accesses escaped through (the other warps need their wait there anyway, rule 4); else
+        outside every loop that issued none of them; else right before `at`."""
         if not self.options.insert:
             return at.op
         loops = self.cfg.loops_of(at.op)
         escaped = {a.escaped for a in accesses}
-        if len(escaped) == 1 and (barrier := escaped.pop()) is not None:
+        if at.kind is EffectKind.DEALLOC and len(escaped) == 1 and (barrier := escaped.pop()) is not None:
             if set(self.cfg.loops_of(barrier)) <= set(loops):
                 return barrier
         for loop in loops:
@@ -648,17 +670,27 @@ class KernelAnalysis:
             return Certainty.MAY
         if earlier.anchor is None or info.anchor is None:
             return Certainty.MAY
-        if disjoint_allocations(earlier.anchor, info.anchor):
-            return Certainty.NONE
+        if earlier.slot is not None and info.slot is not None and earlier.slot != info.slot:
+            return Certainty.NONE  # two live allocations never share cells
+        if (
+            earlier.box is not None
+            and info.box is not None
+            and earlier.anchor == info.anchor
+            and not earlier.box.meets(info.box)
+        ):
+            return Certainty.NONE  # every value the addresses can take keeps them apart
         if access.stale:
             return Certainty.MAY
         assert earlier.rest is not None and info.rest is not None
-        diff = Form(0, info.anchor) - Form(0, earlier.anchor) + info.rest - earlier.rest
+        terms = dict(info.terms)
+        for sym, c in earlier.terms.items():
+            terms[sym] = terms.get(sym, 0) - c
+        diff = Form(info.rest.const - earlier.rest.const, tuple((t, c) for t, c in terms.items() if c))
         extra_lo: int | None = 0
         extra_hi: int | None = 0
         shifted = False
         for sym, lo, hi in access.shifts:
-            c = earlier.rest.coeff(sym) + dict(earlier.anchor).get(sym, 0)
+            c = earlier.terms.get(sym, 0)
             if not c:
                 continue
             shifted = True
@@ -1132,7 +1164,9 @@ class KernelAnalysis:
     def _boxes(self, info: OpInfo) -> list[tuple[Box, ...]] | None:
         if info.rest is None or info.rects is None or info.anchor is None:
             return None
-        return warp_boxes(info.rest, info.rects, self.space)
+        if info not in self._box_cache:
+            self._box_cache[info] = warp_boxes(info.rest, info.rects, self.space)
+        return self._box_cache[info]
 
     def _check_slot_reads(self) -> None:
         allocs: dict[Operation | None, list[tuple[OpInfo, int]]] = {}
@@ -1196,7 +1230,7 @@ class KernelAnalysis:
                         f"to {op.name}"),
             )
             return
-        boxes = warp_boxes(info.rest, info.rects, self.space) if lane_known(info.anchor) else None
+        boxes = self._boxes(info) if lane_known(info.anchor) else None
         unsure: int | None = None
         for w in self.space.warps(mask):
             quarter = isa.lane_quarter(w)
@@ -1443,6 +1477,18 @@ def _join_accesses(a: frozenset[Access], b: frozenset[Access]) -> frozenset[Acce
 # ---------------------------------------------------------------------------------------------
 
 
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Keep the objects that exist now (the IR) out of garbage collections while the analysis
+    allocates its many small states: otherwise every collection scans the whole module and
+    the passes grow superlinear in its size."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def parse_options(ptx_version: str | float, conservative: bool, insert: bool) -> Options:
     """Options from pass arguments; a malformed PTX version is a diagnostic, not a traceback."""
     from tmem_dialect.diagnostics import DiagnosticError
@@ -1471,8 +1517,14 @@ def _is_tile_op(op: Operation) -> bool:
     return op.name in ("tcgen05.tile_load", "tcgen05.tile_store")
 
 
-def unanalysed(function: Operation, cfg: CFG, module: Operation) -> list[Diagnostic]:
-    """Warnings for TMEM use the analysis cannot see into: it never passes them silently."""
+def function_names(functions: list[Operation]) -> set[str]:
+    return {f.sym_name.data for f in functions}  # type: ignore[attr-defined]
+
+
+def unanalysed(function: Operation, cfg: CFG, tmem_callees: set[str]) -> list[Diagnostic]:
+    """Warnings for TMEM use the analysis cannot see into: it never passes them silently.
+
+    `tmem_callees`: names of the module's functions that use TMEM."""
     from xdsl.dialects import func
 
     found: list[Diagnostic] = []
@@ -1480,9 +1532,6 @@ def unanalysed(function: Operation, cfg: CFG, module: Operation) -> list[Diagnos
         if any(tmem_effect(inner) is not None for inner in op.walk()):
             found.append(warning(op, f"TMEM operations inside {op.name} are not analysed "
                                  "(unsupported control flow)"))
-    tmem_callees = {
-        f.sym_name.data for f in tmem_functions(module) if f is not function  # type: ignore[attr-defined]
-    }
     for op in function.walk():
         if _is_tile_op(op):
             found.append(warning(op, f"{op.name} is a warpgroup access: run tmem-assign-lanes "

@@ -21,6 +21,8 @@ from tmem_dialect.passes.hazards import (
     Fix,
     KernelAnalysis,
     Options,
+    frozen_heap,
+    function_names,
     parse_options,
     tmem_functions,
     unanalysed,
@@ -35,10 +37,13 @@ def insert_waits(module: Operation, options: Options) -> list[Fix]:
     """Insert every required wait and fence into `module`; returns what was inserted."""
     inserted: list[Fix] = []
     warnings = []
-    for function in tmem_functions(module):
-        analysis = KernelAnalysis(function, options)
-        warnings.extend(unanalysed(function, analysis.cfg, module))
-        fixes = analysis.run().fixes
+    functions = tmem_functions(module)
+    callees = function_names(functions)
+    for function in functions:
+        with frozen_heap():
+            analysis = KernelAnalysis(function, options)
+            warnings.extend(unanalysed(function, analysis.cfg, callees))
+            fixes = analysis.run().fixes
         _materialize(function, fixes)
         inserted.extend(fixes)
     emit_all_or_raise(warnings)

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tmem_dialect import isa
-from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.nvvm import pointer_address_space
 from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR, slot_symbol
 from tmem_dialect.memory_model import EffectKind
@@ -430,8 +430,18 @@ _TRUTH_XOR = ("arith.xori", "llvm.xor")
 class Values:
     """Forms of every integer (and TMEM/shared pointer) value of one function."""
 
-    def __init__(self, function: Operation, cfg: CFG, space: ThreadSpace, slots: set[object]):
+    def __init__(
+        self,
+        function: Operation,
+        cfg: CFG,
+        space: ThreadSpace,
+        slots: set[object],
+        effects: dict[Operation, TMEMEffect] | None = None,
+    ):
         self.function = function
+        self.effects = effects if effects is not None else {
+            op: e for op in function.walk() if (e := tmem_effect(op)) is not None
+        }
         self.cfg = cfg
         self.space = space
         self.slots = slots
@@ -608,7 +618,7 @@ class Values:
         assert isinstance(op, Operation)
         if isinstance(op, (func.CallOp, llvm.CallOp)) or op.name == "llvm.inline_asm":
             return Uniformity.THREAD
-        effect = tmem_effect(op)
+        effect = self.effects.get(op)
         if effect is not None and effect.kind is EffectKind.LD:
             return Uniformity.THREAD
         if op.name.startswith(_SREG_PREFIX):

@@ -10,10 +10,11 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
-from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.passes.hazards import (
     KernelAnalysis,
     Options,
+    frozen_heap,
+    function_names,
     parse_options,
     tmem_functions,
     unanalysed,
@@ -24,12 +25,15 @@ from tmem_dialect.passes.values import is_kernel
 def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
     """Every diagnostic tmem-verify reports for `module`, in source order."""
     found: list[Diagnostic] = []
-    for function in tmem_functions(module):
-        analysis = KernelAnalysis(function, options)
-        found.extend(_kernel_notes(function, analysis))
-        found.extend(unanalysed(function, analysis.cfg, module))
-        found.extend(_mixed_cta_groups(function))
-        found.extend(analysis.run().diagnostics)
+    functions = tmem_functions(module)
+    callees = function_names(functions)
+    with frozen_heap():
+        for function in functions:
+            analysis = KernelAnalysis(function, options)
+            found.extend(_kernel_notes(function, analysis))
+            found.extend(unanalysed(function, analysis.cfg, callees))
+            found.extend(_mixed_cta_groups(analysis))
+            found.extend(analysis.run().diagnostics)
     return sorted(found, key=_position)
 
 
@@ -53,13 +57,12 @@ def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnos
     return []
 
 
-def _mixed_cta_groups(function: Operation) -> list[Diagnostic]:
+def _mixed_cta_groups(analysis: KernelAnalysis) -> list[Diagnostic]:
     """All tcgen05 instructions of a kernel use the same cta_group [ptxas rejects mixing]."""
     first: tuple[int, Operation] | None = None
     found: list[Diagnostic] = []
-    for op in function.walk():
-        effect = tmem_effect(op)
-        if effect is None or effect.cta_group is None:
+    for op, effect in analysis.effects.items():
+        if effect.cta_group is None:
             continue
         if first is None:
             first = (effect.cta_group, op)
