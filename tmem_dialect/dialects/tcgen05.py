@@ -251,7 +251,7 @@ class TMEMBufferType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
-        printer.print_string("x".join(str(d) for d in self.get_shape()) + "x")
+        printer.print_string("".join(f"{d}x" for d in self.get_shape()))  # rank 0: no "x"
         printer.print_attribute(self.element_type)
         printer.print_string(f", {self.tile_layout.format()}>")
 
@@ -264,7 +264,9 @@ def tmem_buffer_error(
     shape: tuple[int, ...], element_type: Attribute, layout: TileLayout
 ) -> str | None:
     if any(d <= 0 for d in shape):
-        return f"TMEM buffer dimensions must be positive, got {'x'.join(map(str, shape))}"
+        # The parser reads a dynamic `?` as a negative sentinel: spell it back as `?`.
+        dims = "x".join(str(d) if d >= 0 else "?" for d in shape)
+        return f"TMEM buffer dimensions must be static and positive, got {dims}"
     if _element_bits(element_type) not in (16, 32):
         return f"TMEM buffer elements must be 16 or 32 bits wide, got {element_type}"
     if layout.replica:
