@@ -1,10 +1,18 @@
 // RUN: tmem-opt %s --split-input-file --verify-diagnostics
 
-// TMEM buffer types: positive dimensions and 16- or 32-bit elements.
+// TMEM buffer types: static positive dimensions and 16- or 32-bit elements.
 
 func.func @k(%a: i32) {
-  // expected-error@+1 {{TMEM buffer dimensions must be positive, got 0x256}}
+  // expected-error@+1 {{TMEM buffer dimensions must be static and positive, got 0x256}}
   %b = tcgen05.decl_buffer %a : !tcgen05.tmem<0x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  func.return
+}
+
+// -----
+
+func.func @k(%a: i32) {
+  // expected-error@+1 {{TMEM buffer dimensions must be static and positive, got ?x4}}
+  %b = tcgen05.decl_buffer %a : !tcgen05.tmem<?x4xf32, S[(4, 4) : (1@TLane, 1@TCol)]>
   func.return
 }
 
