@@ -371,3 +371,34 @@ def test_tmem_buffer_type_verifies_when_built_in_python() -> None:
     for shape, element, layout, message in cases:
         with pytest.raises(VerifyException, match=message):
             TMEMBufferType(shape, element, layout)
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(st.integers(1, 16), min_size=0, max_size=3),
+    st.sampled_from(["f32", "i32", "f16", "bf16", "i16"]),
+    st.integers(0, 64),
+    st.data(),
+)
+def test_tmem_buffer_type_print_parse_round_trip(shape, element, col_offset, data) -> None:
+    """Any valid buffer type prints to text the parser reads back to an equal type."""
+    from tmem_dialect.dialects.tcgen05 import TMEMBufferType
+
+    # Place each dimension on TLane or TCol, mixed radix within each axis so the shard is injective.
+    axes = [data.draw(st.sampled_from(TMEM_AXES)) for _ in shape]
+    stride = {TLANE: 1, TCOL: 1}
+    iters = []
+    for extent, axis in reversed(list(zip(shape, axes))):
+        iters.append(Iter(extent, stride[axis], axis))
+        stride[axis] *= extent
+    layout = TileLayout(tuple(reversed(iters)) or (Iter(1, 1, TCOL),)).with_offset(TCOL, col_offset)
+    text = f"!tcgen05.tmem<{''.join(f'{d}x' for d in shape)}{element}, {layout.format()}>"
+    if layout.tmem_errors():
+        with pytest.raises(ParseError):
+            Parser(make_context(), text).parse_type()
+        return
+    parsed = Parser(make_context(), text).parse_type()
+    assert isinstance(parsed, TMEMBufferType)
+    assert parsed.get_shape() == tuple(shape)
+    assert str(parsed) == text
+    assert Parser(make_context(), str(parsed)).parse_type() == parsed
