@@ -53,34 +53,18 @@ def _offset(op: tcgen05.LdOp | tcgen05.StOp) -> list[Operation]:
     return [] if value is None else [constant(value, i64)]
 
 
-class LdLowering(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tcgen05.LdOp, rewriter: PatternRewriter, /) -> None:
+class LdStLowering(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, (tcgen05.LdOp, tcgen05.StOp)):
+            return
         taddr = inttoptr(op.taddr, TMEM)
         offset = _offset(op)
-        ld = nvvm.Tcgen05LdOp(
-            taddr,
-            op.isa_shape,
-            op.num_count,
-            pack=op.pack is not None,
-            offset=offset[0] if offset else None,
-        )
-        rewriter.replace(op, [taddr, *offset, ld])
-
-
-class StLowering(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tcgen05.StOp, rewriter: PatternRewriter, /) -> None:
-        taddr = inttoptr(op.taddr, TMEM)
-        offset = _offset(op)
-        st = nvvm.Tcgen05StOp(
-            taddr,
-            op.value,
-            op.isa_shape,
-            unpack=op.unpack is not None,
-            offset=offset[0] if offset else None,
-        )
-        rewriter.replace(op, [taddr, *offset, st], [])
+        k = offset[0] if offset else None
+        if isinstance(op, tcgen05.LdOp):
+            new: Operation = nvvm.Tcgen05LdOp(taddr, op.isa_shape, op.num_count, pack=op.pack is not None, offset=k)
+        else:
+            new = nvvm.Tcgen05StOp(taddr, op.value, op.isa_shape, unpack=op.unpack is not None, offset=k)
+        rewriter.replace(op, [taddr, *offset, new], list(new.results))
 
 
 class WaitLowering(RewritePattern):
@@ -152,8 +136,7 @@ def tcgen05_patterns(converter: TypeConverter) -> list[RewritePattern]:
         AllocLowering(converter),
         DeallocLowering(),
         RelinquishLowering(),
-        LdLowering(),
-        StLowering(),
+        LdStLowering(),
         WaitLowering(),
         FenceLowering(),
         DeclBufferLowering(),
