@@ -194,7 +194,7 @@ class _NvvmKernel(_Kernel):
             e(f"%{name} = llvm.mlir.constant({value} : i32) : i32", 1)
         e(f"%chunk = llvm.mlir.constant({CHUNK} : i32) : i32", 1)
         e(f"%ncols = llvm.mlir.constant({COLUMNS} : i32) : i32", 1)
-        e("%vals = llvm.mlir.poison : vector<8xi32>", 1)
+        e("%vals = llvm.mlir.undef : vector<8xi32>", 1)
         e("%tid = nvvm.read.ptx.sreg.tid.x : i32", 1)
         e("%warp = llvm.lshr %tid, %c5 : i32", 1)
         e("%w0 = llvm.icmp \"eq\" %warp, %c0 : i32", 1)

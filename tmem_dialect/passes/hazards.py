@@ -315,6 +315,7 @@ class KernelAnalysis:
         self.cfg = CFG(function)
         self.space = ThreadSpace.of_kernel(function)
         self._box_cache: dict[OpInfo, list[tuple[Box, ...]] | None] = {}
+        self._requirements: dict[tuple[EffectKind, EffectKind], Requirement | None] = {}
         self.ops = list(function.walk())
         self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         self.infos: dict[Node, list[OpInfo]] = {}
@@ -604,7 +605,7 @@ class KernelAnalysis:
         assert info.kind is not None
         conflicts: dict[Wait, list[tuple[Access, Certainty, Requirement]]] = {}
         for access in local.outstanding:
-            req = same_thread_requirement(access.kind, info.kind, self.options.ptx_version)
+            req = self._requirement(access.kind, info.kind)
             if req is None or req.wait is None:
                 continue
             certainty = self._same_thread_overlap(access, info, mask)
@@ -619,6 +620,12 @@ class KernelAnalysis:
                 anchor = self._wait_position(info, [a for a, _, _ in found])
                 local = self._place_wait(anchor, info, wait, rule, local)
         return local
+
+    def _requirement(self, earlier: EffectKind, later: EffectKind) -> Requirement | None:
+        key = (earlier, later)
+        if key not in self._requirements:
+            self._requirements[key] = same_thread_requirement(earlier, later, self.options.ptx_version)
+        return self._requirements[key]
 
     def _place_wait(self, anchor: Operation, at: OpInfo, wait: Wait, rule: Rule, local: Local) -> Local:
         action = Action.wait(wait)
