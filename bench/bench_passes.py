@@ -2,7 +2,7 @@
 
 For N = 1k, 4k, 16k TMEM ops (kernel_gen.py: loops, branches, barrier phases; tcgen05 and
 upstream NVVM forms) it reports, measured in the same run:
-  - the floor: parsing and printing the file with xDSL (what `xdsl-opt FILE` does), in-process;
+  - the floor: what `xdsl-opt FILE` does, in-process: parse, verify and print with xDSL;
   - each pass's time, the pipeline's time, its ratio to the floor (target <= 2) and its time
     per TMEM op;
   - the scaling exponent of each column (least squares of log time on log N; target <= 1.1);
@@ -58,10 +58,11 @@ def best_of(repeat: int, run: Callable[[], object]) -> float:
 
 
 def floor_time(text: str, repeat: int) -> float:
-    """Parse + print with plain xDSL (xdsl-opt's own path), our dialects registered."""
+    """What `xdsl-opt FILE` does, in-process: parse, verify, print (our dialects registered)."""
 
     def run() -> None:
         module = Parser(make_context(), text).parse_module()
+        module.verify()
         Printer(stream=StringIO()).print_op(module)
 
     return best_of(repeat, run)

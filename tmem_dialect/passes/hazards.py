@@ -1132,6 +1132,8 @@ class KernelAnalysis:
             req = cross_thread_requirement(b_info.kind, a_info.kind)
         if req is None:
             return
+        # Without a declared block size, warp max(wa, wb) may not exist: say so, do not claim.
+        exact = exact and self._exists(max(wa, wb))
         if a_escaped is not None:
             if self.options.insert and req.wait is not None:
                 actions = self.fixes_before.setdefault(a_escaped, {})
@@ -1192,7 +1194,8 @@ class KernelAnalysis:
                 alloc, amask = racing[0]
                 self.findings.add(
                     ("slot-race", read.op),
-                    error(read.op, "reads the TMEM address that another warp's tcgen05.alloc "
+                    (error if self._exists(1) else warning)(
+                        read.op, "reads the TMEM address that another warp's tcgen05.alloc "
                           "writes, with no barrier between them: other warps may read the slot "
                           "only after a CTA barrier").attach_note("the tcgen05.alloc", alloc.op),
                 )
@@ -1214,6 +1217,10 @@ class KernelAnalysis:
                 self._check_divergence(info)
             if kind in (EffectKind.ALLOC, EffectKind.DEALLOC) and mask & (mask - 1):
                 self._check_single_warp(info, mask)
+
+    def _exists(self, warp: int) -> bool:
+        """Warp `warp` surely exists: the block size is declared (and reaches it), or it is warp 0."""
+        return warp == 0 or self.space.declared
 
     def _check_lanes(self, info: OpInfo, mask: int) -> None:
         op = info.op
@@ -1239,6 +1246,7 @@ class KernelAnalysis:
             return
         boxes = self._boxes(info) if lane_known(info.anchor) else None
         unsure: int | None = None
+        outside: str | None = None
         for w in self.space.warps(mask):
             quarter = isa.lane_quarter(w)
             q_lo, q_hi = quarter.start, quarter.stop - 1
@@ -1251,17 +1259,22 @@ class KernelAnalysis:
             if rel_lo >= allowed_lo and rel_hi <= allowed_hi:
                 continue
             if rel_hi < allowed_lo or rel_lo > allowed_hi or allowed_lo > allowed_hi:
-                lanes = [b for b in boxes[w]]
-                lo = min(b.lane_lo for b in lanes)
-                hi = max(b.lane_hi for b in lanes)
-                self.findings.add(
-                    ("lanes", op),
-                    error(op, f"warp {w} accesses TMEM lanes {lo}..{hi}, outside its lane quarter "
-                          f"{q_lo}..{q_hi}: warp w may only access lanes 32*(w%4)..32*(w%4)+31 "
-                          "(add (32*(w%4)) << 16 to the address)"),
+                lo = min(b.lane_lo for b in boxes[w])
+                hi = max(b.lane_hi for b in boxes[w])
+                text = (
+                    f"warp {w} accesses TMEM lanes {lo}..{hi}, outside its lane quarter "
+                    f"{q_lo}..{q_hi}: warp w may only access lanes 32*(w%4)..32*(w%4)+31 "
+                    "(add (32*(w%4)) << 16 to the address)"
                 )
-                return
+                if self._exists(w):
+                    self.findings.add(("lanes", op), error(op, text))
+                    return
+                outside = outside or f"if the block has warp {w}, " + text
+                continue
             unsure = w if unsure is None else unsure
+        if outside is not None:
+            self.findings.add(("lanes", op), warning(op, outside))
+            return
         if unsure is not None:
             q = isa.lane_quarter(unsure)
             self.findings.add(
@@ -1340,7 +1353,7 @@ class KernelAnalysis:
             f"{info.op.name} runs in warps {_few_warps(mask)}: exactly one warp of the CTA may "
             f"{verb} (guard it with a condition on the warp index)"
         )
-        if exact:
+        if exact and self._exists(1):
             self.findings.add(("one-warp", info.op), error(info.op, text))
         else:
             self.findings.add(
