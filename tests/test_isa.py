@@ -118,7 +118,8 @@ def test_half_split_offset_iff_16x32bx2(spelling: str) -> None:
         assert isa.half_split_offset_error(shape, 16) is None
         assert isa.half_split_offset_error(shape, 0) is None
         assert "requires the half-split offset" in isa.half_split_offset_error(shape, None)
-        assert "non-negative" in isa.half_split_offset_error(shape, -1)
+        # ptxas accepts any immediate; the add wraps on the 32-bit address.
+        assert isa.half_split_offset_error(shape, -1) is None
     else:
         assert isa.half_split_offset_error(shape, None) is None
         assert f"not {spelling}" in isa.half_split_offset_error(shape, 16)

@@ -140,8 +140,8 @@ def half_split_offset_error(shape: Shape, offset: int | None) -> str | None:
         return "shape 16x32bx2 requires the half-split offset (immHalfSplitoff)"
     if not shape.needs_half_split_offset and offset is not None:
         return f"the half-split offset is only allowed with shape 16x32bx2, not {shape.value}"
-    if offset is not None and offset < 0:
-        return f"the half-split offset must be non-negative, got {offset}"
+    # Any immediate is legal (ptxas accepts negative and wide ones): the add wraps on the
+    # 32-bit address, which access_cells and footprint model.
     return None
 
 
@@ -289,7 +289,7 @@ def footprint(
     cols = num * shape.cols_per_num * (2 if packed else 1)
     if not shape.needs_half_split_offset:
         return Footprint(((0, shape.lanes),), ((0, cols),))
-    off = offset or 0
+    off = (offset or 0) & 0xFFFFFFFF
     lane_off, col_off = taddr_lane(off), taddr_column(off)
     return Footprint(
         ((0, 16), (lane_off, lane_off + 16)),

@@ -533,10 +533,6 @@ class BarrierOp(IRDLOperation, TMEMEffectOp):
             ]
         )
 
-    def verify_(self) -> None:
-        if self.numberOfThreads is not None and self.barrierId is None:
-            raise VerifyException("number_of_threads needs a barrier id")
-
     def tmem_effect(self) -> TMEMEffect:
         return TMEMEffect(EffectKind.BARRIER)
 
