@@ -70,15 +70,42 @@ class InsertLowering(RewritePattern):
         rewriter.replace(op, new_ops)
 
 
+def _vector_length(value: SSAValue) -> int:
+    t = value.type
+    assert isinstance(t, VectorType)
+    return t.get_shape()[0]
+
+
+def _widen(value: SSAValue, length: int, converter: TypeConverter) -> tuple[list[Operation], SSAValue]:
+    """`value` padded to `length` elements (with copies of element 0, never poison)."""
+    have = _vector_length(value)
+    if have == length:
+        return [], value
+    t = value.type
+    assert isinstance(t, VectorType)
+    wide = converter.convert(VectorType(t.get_element_type(), [length]))
+    mask = DenseArrayBase.from_list(i32, [*range(have), *([0] * (length - have))])
+    pad = llvm.ShuffleVectorOp(value, value, mask, wide)
+    return [pad], pad.res
+
+
 @dataclass
 class ShuffleLowering(RewritePattern):
+    """vector.shuffle allows operands of different lengths; LLVM's shufflevector does not, so
+    the shorter one is widened first and the mask renumbered."""
+
     converter: TypeConverter
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.ShuffleOp, rewriter: PatternRewriter, /) -> None:
-        mask = DenseArrayBase.from_list(i32, list(op.mask.get_values()))
+        n1, n2 = _vector_length(op.v1), _vector_length(op.v2)
+        width = max(n1, n2)
+        pad1, v1 = _widen(op.v1, width, self.converter)
+        pad2, v2 = _widen(op.v2, width, self.converter)
+        indices = [i if i < n1 else i - n1 + width for i in op.mask.get_values()]
+        mask = DenseArrayBase.from_list(i32, indices)
         result_type = self.converter.convert(op.result.type)
-        rewriter.replace(op, llvm.ShuffleVectorOp(op.v1, op.v2, mask, result_type))
+        rewriter.replace(op, [*pad1, *pad2, llvm.ShuffleVectorOp(v1, v2, mask, result_type)])
 
 
 @dataclass
