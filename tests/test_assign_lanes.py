@@ -23,30 +23,14 @@ from tmem_dialect.ir import parse_module, verify_or_raise
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, Iter, TileLayout
 from tmem_dialect import isa
 from tmem_dialect.passes.assign_lanes import AssignLanesPass, _Analysis
+from tmem_facts import REGS_PER_NUM
+from tmem_facts import fragment_cell as fact_cell
+
 from tmem_dialect.passes.lane_plan import Access, Failure, MismatchKind, WarpCells, accesses_for, plan_warp
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# ---------------------------------------------------------------------------------------------
-# The ISA facts, written out here from TMEM_FACTS.md "Fragment mappings" (not taken from isa.py)
-# ---------------------------------------------------------------------------------------------
-
-REGS_PER_NUM = {"16x64b": 1, "16x128b": 2, "16x256b": 4, "32x32b": 1, "16x32bx2": 1}
-
-
-def fact_cell(shape: str, t: int, r: int) -> tuple[int, int]:
-    """(lane, column) of thread t, register r, relative to the thread's base address."""
-    if shape == "32x32b":
-        return t, r
-    if shape == "16x64b":
-        return (t >> 2) + 8 * (t & 1), ((t >> 1) & 1) + 2 * r
-    if shape == "16x128b":
-        return (t >> 2) + 8 * (r & 1), (t & 3) + 4 * (r >> 1)
-    if shape == "16x256b":
-        return (t >> 2) + 8 * ((r >> 1) & 1), (r & 1) + 2 * (t & 3) + 8 * (r >> 2)
-    if shape == "16x32bx2":
-        return t - 16 if t >= 16 else t, r
-    raise AssertionError(shape)
+# The ISA facts come from tests/tmem_facts.py (transcribed from TMEM_FACTS.md, not taken from isa.py).
 
 
 def test_fact_examples() -> None:

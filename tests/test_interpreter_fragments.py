@@ -1,7 +1,7 @@
 """Store-then-load through the interpreter for every shape and num, with and without pack/unpack.
 
-Each expected value is computed from the fragment formulas of TMEM_FACTS.md, written out again
-here (not taken from tmem_dialect.isa), and checked value by value: the registers an ld returns,
+Each expected value is computed from the fragment formulas of TMEM_FACTS.md as tests/tmem_facts.py
+transcribes them (not taken from tmem_dialect.isa), and checked value by value: the registers an ld returns,
 the TMEM cells an st writes, and the round trip.
 """
 
@@ -10,33 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tmem_facts import LEGAL_NUMS, REGS_PER_NUM
+from tmem_facts import fragment_cell as formula
+
 from tmem_dialect.interpreter import run_kernel
 
-LEGAL_NUMS = {
-    "32x32b": (1, 2, 4, 8, 16, 32, 64, 128),
-    "16x64b": (1, 2, 4, 8, 16, 32, 64, 128),
-    "16x128b": (1, 2, 4, 8, 16, 32, 64),
-    "16x256b": (1, 2, 4, 8, 16, 32),
-    "16x32bx2": (1, 2, 4, 8, 16, 32, 64, 128),
-}
-REGS_PER_NUM = {"32x32b": 1, "16x64b": 1, "16x128b": 2, "16x256b": 4, "16x32bx2": 1}
 HALF_SPLIT = 16 << 16  # immHalfSplitoff: threads 16..31 use taddr + 16 lanes
 COLUMNS = 512
-
-
-def formula(shape: str, t: int, r: int) -> tuple[int, int]:
-    """(lane, column) relative to the thread's base, as TMEM_FACTS.md states it."""
-    if shape == "32x32b":
-        return t, r
-    if shape == "16x64b":
-        return (t >> 2) + 8 * (t & 1), ((t >> 1) & 1) + 2 * r
-    if shape == "16x128b":
-        return (t >> 2) + 8 * (r & 1), (t & 3) + 4 * (r >> 1)
-    if shape == "16x256b":
-        return (t >> 2) + 8 * ((r >> 1) & 1), (r & 1) + 2 * (t & 3) + 8 * (r >> 2)
-    if shape == "16x32bx2":
-        return (t, r) if t < 16 else (t - 16, r)
-    raise AssertionError(shape)
 
 
 def base_of(shape: str, t: int, lane0: int, col0: int) -> tuple[int, int]:

@@ -8,19 +8,21 @@ from itertools import product
 import numpy as np
 import pytest
 
+import tmem_facts
+
 from tmem_dialect import isa
 from tmem_dialect.isa import Shape
 
 # --- The facts, transcribed from ../shared/TMEM_FACTS.md (not imported from isa.py) -------------
 
-SPELLINGS = ["16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"]
-REGS_PER_REPETITION = {"32x32b": 1, "16x64b": 1, "16x32bx2": 1, "16x128b": 2, "16x256b": 4}
-LANES = {"32x32b": 32, "16x64b": 16, "16x128b": 16, "16x256b": 16, "16x32bx2": 16}
-ALL_NUMS = [1, 2, 4, 8, 16, 32, 64, 128]
+SPELLINGS = list(tmem_facts.SPELLINGS)
+REGS_PER_REPETITION = tmem_facts.REGS_PER_NUM
+LANES = tmem_facts.LANES
+ALL_NUMS = list(tmem_facts.ALL_NUMS)
 
 
 def expected_coordinate(shape: str, t: int, r: int) -> tuple[int, int]:
-    """TMEM_FACTS "Fragment mappings", spelled with // and % instead of shifts and masks."""
+    """TMEM_FACTS "Fragment mappings", spelled a second way (// and % instead of shifts and masks)."""
     if shape == "32x32b":
         return t, r
     if shape == "16x64b":
@@ -34,8 +36,14 @@ def expected_coordinate(shape: str, t: int, r: int) -> tuple[int, int]:
     raise AssertionError(shape)
 
 
-def legal(shape: str, num: int) -> bool:
-    return num * REGS_PER_REPETITION[shape] <= 128
+legal = tmem_facts.legal
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_the_two_transcriptions_of_the_fragment_formulas_agree(spelling: str) -> None:
+    for t in range(32):
+        for r in range(128):
+            assert expected_coordinate(spelling, t, r) == tmem_facts.fragment_cell(spelling, t, r)
 
 
 LEGAL_ACCESSES = [(s, n) for s in SPELLINGS for n in ALL_NUMS if legal(s, n)]
