@@ -316,6 +316,7 @@ class KernelAnalysis:
         self.space = ThreadSpace.of_kernel(function)
         self._box_cache: dict[OpInfo, list[tuple[Box, ...]] | None] = {}
         self._requirements: dict[tuple[EffectKind, EffectKind], Requirement | None] = {}
+        self._waits_in: dict[Loop, set[EffectKind]] = {}
         self.ops = list(function.walk())
         self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         self.infos: dict[Node, list[OpInfo]] = {}
@@ -736,10 +737,60 @@ class KernelAnalysis:
                 # repeats: overlapping there is definite.
                 if overlap_at_distance(d_lo, d_lo, earlier.rects, info.rects) is Certainty.DEFINITE:
                     found = Certainty.DEFINITE if self._repeats(access) else found
+            if found is Certainty.MAY and ranged and not shifted and c_lo == c_hi:
+                if self._overlaps_for_every_iteration(access, info, diff, c_lo):
+                    found = Certainty.DEFINITE
             best = max(best, found)
             if best is Certainty.DEFINITE:
                 break
         return best
+
+    def _overlaps_for_every_iteration(self, access: Access, info: OpInfo, diff: Form, const: int) -> bool:
+        """Definite for loops over chunks: the earlier access ran in loops that have finished
+        (every iteration's instance still outstanding: no retiring wait in them), and for every
+        iteration of the loops around `info` some earlier instance overlaps exactly."""
+        earlier = access.info
+        assert earlier.rects is not None and info.rects is not None
+        here = set(self.cfg.loops_of(info.op))
+        later_vars: list[tuple[list[int], int]] = []
+        earlier_vars: list[tuple[list[int], int]] = []
+        for sym, c in diff.terms:
+            values = _induction_values(sym)
+            loop = sym.induction_of
+            if values is None or loop is None:
+                return False
+            if sym in info.terms and sym not in earlier.terms and loop in here:
+                later_vars.append((values, c))
+            elif sym in earlier.terms and sym not in info.terms and loop not in here:
+                if access.kind in self._loop_waits(loop):
+                    return False
+                earlier_vars.append((values, c))
+            else:
+                return False
+        later_sums = _combinations(later_vars)
+        earlier_sums = _combinations(earlier_vars)
+        if later_sums is None or earlier_sums is None:
+            return False
+        return all(
+            any(
+                overlap_at_distance(const + a + b, const + a + b, earlier.rects, info.rects)
+                is Certainty.DEFINITE
+                for b in earlier_sums
+            )
+            for a in later_sums
+        )
+
+    def _loop_waits(self, loop: Loop) -> set[EffectKind]:
+        """The access kinds a wait somewhere inside `loop` retires."""
+        found = self._waits_in.get(loop)
+        if found is None:
+            found = set()
+            for node in loop.nodes:
+                for i in self.infos[node]:
+                    if i.kind in (EffectKind.WAIT_LD, EffectKind.WAIT_ST):
+                        found.add(retired_by(i.kind))
+            self._waits_in[loop] = found  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
 
     def _repeats(self, access: Access) -> bool:
         for sym, _, _ in access.shifts:
@@ -1361,6 +1412,30 @@ class KernelAnalysis:
                 warning(info.op, f"cannot prove that only one warp runs this {info.op.name}; "
                         "exactly one warp of the CTA may " + verb),
             )
+
+
+_MAX_ENUMERATED = 512
+
+
+def _induction_values(sym: Sym) -> list[int] | None:
+    """Every value an scf.for induction variable with constant bounds takes (None: unknown)."""
+    loop = sym.induction_of
+    if loop is None or loop.op is None or loop.op.name != "scf.for" or not sym.step or not sym.bounded:
+        return None
+    if constant_trip_count(loop.op) is None:  # type: ignore[arg-type]
+        return None
+    values = list(range(sym.lo, sym.hi + 1, sym.step))  # type: ignore[arg-type]
+    return values if 0 < len(values) <= _MAX_ENUMERATED else None
+
+
+def _combinations(variables: list[tuple[list[int], int]]) -> list[int] | None:
+    """All sums of coeff * value over the variables' value lists (None when too many)."""
+    sums = [0]
+    for values, coeff in variables:
+        sums = [s + coeff * v for s in sums for v in values]
+        if len(sums) > _MAX_ENUMERATED:
+            return None
+    return sums
 
 
 def _defined_in(sym: Sym, loop: Loop) -> bool:
