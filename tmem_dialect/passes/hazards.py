@@ -420,7 +420,34 @@ class KernelAnalysis:
 
     def run(self) -> Findings:
         self.solver.run()
+        self._report_pass()
+        if self._handoff_fixes:
+            # Waits placed before handoff barriers (found only once every warp's accesses are
+            # known) may make waits placed at single accesses redundant: solve once more with
+            # them in place; the waits still needed come back.
+            self._local_fixes_dropped()
+            self.findings = Findings()
+            self.solver = ForwardSolver(
+                self.cfg, self.solver.initial, self._transfer, self._edge, _join_states
+            )
+            self._report = False
+            self.solver.run()
+            self._report_pass()
+        self._check_static()
+        self.findings.diagnostics.extend(self.fix_reasons.values())
+        for table in (self.fixes_before, self.fixes_after):
+            for anchor, actions in table.items():
+                self.findings.fixes.extend(
+                    Fix(anchor, a, tuple(sorted(r, key=lambda rule: rule.number)))
+                    for a, r in actions.items()
+                )
+        return self.findings
+
+    def _report_pass(self) -> None:
+        """Replay every node once on its final state, collecting what only the whole picture
+        shows: events per barrier interval, warps per op, the state at kernel exit."""
         self._report = True
+        self._handoff_fixes = False
         self._events: dict[Operation | None, dict[tuple[OpInfo, Operation | None], int]] = {}
         self._op_masks: dict[OpInfo, int] = {}
         self._node_masks: dict[Node, int] = {}
@@ -437,15 +464,15 @@ class KernelAnalysis:
                 self._check_exit(state)
             self._transfer(node, state)
         self._check_intervals()
-        self._check_static()
-        self.findings.diagnostics.extend(self.fix_reasons.values())
-        for table in (self.fixes_before, self.fixes_after):
-            for anchor, actions in table.items():
-                self.findings.fixes.extend(
-                    Fix(anchor, a, tuple(sorted(r, key=lambda rule: rule.number)))
-                    for a, r in actions.items()
-                )
-        return self.findings
+
+    def _local_fixes_dropped(self) -> None:
+        for fixes in self._local_fixes.values():
+            for anchor, action in fixes:
+                actions = self.fixes_before.get(anchor, {})
+                actions.pop(action, None)
+                if not actions:
+                    self.fixes_before.pop(anchor, None)
+        self._local_fixes.clear()
 
     # ---- transfer ----------------------------------------------------------------------------
 
@@ -1188,7 +1215,10 @@ class KernelAnalysis:
         if a_escaped is not None:
             if self.options.insert and req.wait is not None:
                 actions = self.fixes_before.setdefault(a_escaped, {})
-                actions.setdefault(Action.wait(req.wait), set()).add(req.rule)
+                action = Action.wait(req.wait)
+                if action not in actions:
+                    self._handoff_fixes = True
+                actions.setdefault(action, set()).add(req.rule)
             wait = f"tcgen05.{req.wait.value}" if req.wait is not None else "its completion"
             if exact:
                 text = (

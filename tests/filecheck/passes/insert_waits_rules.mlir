@@ -229,3 +229,65 @@ func.func @one_warp() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 3
   tcgen05.dealloc %t, 32
   func.return
 }
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// One wait serves several needs: warpgroup 0's ld must complete before the barrier hands the
+// cells to warpgroup 1 (rule 3), and that wait also covers warpgroup 0's own later rewrite
+// (rule 1), which therefore needs none; warpgroup 1's st is handed back the same way.
+// CHECK-LABEL: func.func @one_wait_serves_all
+// CHECK:       %v = tcgen05.ld %t
+// CHECK-NEXT:  }
+// CHECK-NEXT:  tcgen05.wait load {tmem.rule = "rule 3 (handoff)"}
+// CHECK-NEXT:  tcgen05.fence before_thread_sync
+// CHECK-NEXT:  nvvm.barrier
+// CHECK:       tcgen05.st %z, %t
+// CHECK-NEXT:  }
+// CHECK-NEXT:  tcgen05.wait store {tmem.rule = "rule 3 (handoff)"}
+// CHECK-NEXT:  tcgen05.fence before_thread_sync
+// CHECK-NEXT:  nvvm.barrier
+// CHECK-NEXT:  tcgen05.fence after_thread_sync
+// CHECK-NEXT:  scf.if %wg0 {
+// CHECK-NEXT:    tcgen05.st %z, %t
+// CHECK-NEXT:  }
+func.func @one_wait_serves_all() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 256, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c5 = arith.constant 5 : i32
+  %c21 = arith.constant 21 : i32
+  %z = arith.constant dense<0> : vector<1xi32>
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5 : i32
+  %w0 = arith.cmpi eq, %warp, %c0 : i32
+  %wg0 = arith.cmpi ult, %warp, %c4 : i32
+  %wg1 = arith.cmpi uge, %warp, %c4 : i32
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  scf.if %w0 {
+    tcgen05.alloc %s, 32 : !llvm.ptr<3>
+  }
+  nvvm.barrier
+  %base = llvm.load %s : !llvm.ptr<3> -> i32
+  %q = arith.andi %warp, %c3 : i32
+  %l = arith.shli %q, %c21 : i32
+  %t = arith.addi %base, %l : i32
+  scf.if %wg0 {
+    %v = tcgen05.ld %t shape_32x32b x1 : vector<1xi32>
+  }
+  nvvm.barrier
+  scf.if %wg1 {
+    tcgen05.st %z, %t shape_32x32b x1 : vector<1xi32>
+  }
+  nvvm.barrier
+  scf.if %wg0 {
+    tcgen05.st %z, %t shape_32x32b x1 : vector<1xi32>
+  }
+  tcgen05.wait store
+  nvvm.barrier
+  scf.if %w0 {
+    tcgen05.dealloc %base, 32
+  }
+  func.return
+}
