@@ -198,6 +198,7 @@ class Local:
         "min_alloc",  # OpInfo | None: the smallest allocation so far
         "relinquished",  # OpInfo | None
         "slots",  # frozenset[object]: slots whose allocated address this warp may read
+        "assume",  # frozenset[(SSAValue, bool)]: outcomes of unknown uniform branches on the path
     )
     __slots__ = FIELDS + ("key",)
     _interned: dict[tuple[object, ...], Local] = {}
@@ -207,7 +208,7 @@ class Local:
         (
             self.outstanding, self.epoch, self.work, self.unfenced, self.pending, self.after_due,
             self.own_live, self.known_live, self.freed, self.min_alloc, self.relinquished,
-            self.slots,
+            self.slots, self.assume,
         ) = values  # fmt: skip
         self.key = values
 
@@ -229,7 +230,7 @@ class Local:
     def initial() -> Local:
         empty: frozenset[object] = frozenset()
         return Local.make(
-            (empty, frozenset({None}), None, None, empty, None, empty, empty, empty, None, None, empty)
+            (empty, frozenset({None}), None, None, empty, None, empty, empty, empty, None, None, empty, empty)
         )
 
     outstanding: frozenset[Access]
@@ -244,10 +245,46 @@ class Local:
     min_alloc: OpInfo | None
     relinquished: OpInfo | None
     slots: frozenset[object]
+    assume: frozenset[tuple[SSAValue, bool]]
+
+    @property
+    def core(self) -> tuple[object, ...]:
+        """The TMEM facts without the path assumptions."""
+        return self.key[:-1]
 
 
 WarpStates = tuple[tuple[Local, int], ...]
-"""(state, bitmask of warps in it) pairs; each warp in at most one."""
+"""(state, bitmask of warps in it) pairs. A warp is in several when its paths reached here with
+different TMEM facts under different outcomes of unknown uniform conditions (which later
+branches on the same conditions keep apart); otherwise in one."""
+
+_MAX_PATH_STATES = 12
+
+
+class _CtaFacts:
+    """What the warps meeting at a barrier share."""
+
+    def __init__(self) -> None:
+        self.unfenced_warps = 0
+        self.work_warps = 0
+        self.unfenced: OpInfo | None = None
+        self.slots: frozenset[object] = frozenset()
+        self.live: frozenset[OpInfo] = frozenset()
+        self.freed: frozenset[OpInfo] = frozenset()
+        self.smallest: OpInfo | None = None
+        self.relinquished: OpInfo | None = None
+
+    def add(self, local: Local, mask: int) -> None:
+        if local.unfenced is not None:
+            self.unfenced_warps |= mask
+            self.unfenced = _first(self.unfenced, local.unfenced)
+        if local.work is not None:
+            self.work_warps |= mask
+        self.slots |= local.slots
+        self.live |= local.own_live | local.known_live
+        self.freed |= local.freed
+        self.smallest = _smaller_alloc(self.smallest, local.min_alloc)
+        self.relinquished = _first(self.relinquished, local.relinquished)
 
 
 def _first(a: OpInfo | None, b: OpInfo | None) -> OpInfo | None:
@@ -317,6 +354,7 @@ class KernelAnalysis:
         self._box_cache: dict[OpInfo, list[tuple[Box, ...]] | None] = {}
         self._requirements: dict[tuple[EffectKind, EffectKind], Requirement | None] = {}
         self._waits_in: dict[Loop, set[EffectKind]] = {}
+        self._trackable: dict[SSAValue, bool] = {}
         self.ops = list(function.walk())
         self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         self.infos: dict[Node, list[OpInfo]] = {}
@@ -451,7 +489,9 @@ class KernelAnalysis:
         self._events: dict[Operation | None, dict[tuple[OpInfo, Operation | None], int]] = {}
         self._op_masks: dict[OpInfo, int] = {}
         self._node_masks: dict[Node, int] = {}
-        self._slot_reads: list[tuple[OpInfo, int, frozenset[Operation | None], bool]] = []
+        self._slot_reads: list[
+            tuple[OpInfo, int, frozenset[Operation | None], bool, frozenset[tuple[SSAValue, bool]]]
+        ] = []
         for node in self.cfg.nodes:
             state = self.solver.in_state.get(node)
             if state is None:
@@ -517,7 +557,7 @@ class KernelAnalysis:
         if info.category is Category.SLOT_READ:
             if self._report:
                 visible = info.slot in local.slots
-                self._slot_reads.append((info, mask, local.epoch, visible))
+                self._slot_reads.append((info, mask, local.epoch, visible, self._cta_assumptions(local)))
                 self._record(info, None, local, mask)
             return local
         if info.category is Category.REGISTER_USE:
@@ -552,9 +592,15 @@ class KernelAnalysis:
         return local
 
     def _record(self, info: OpInfo, escaped: Operation | None, local: Local, mask: int) -> None:
+        key = (info, escaped, self._cta_assumptions(local))
         for label in local.epoch:
             events = self._events.setdefault(label, {})
-            events[(info, escaped)] = events.get((info, escaped), 0) | mask
+            events[key] = events.get(key, 0) | mask
+
+    def _cta_assumptions(self, local: Local) -> frozenset[tuple[SSAValue, bool]]:
+        return frozenset(
+            (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
+        )
 
     def _access(
         self, info: OpInfo, shifts: tuple[Shift, ...], stale: bool, escaped: Operation | None
@@ -877,43 +923,33 @@ class KernelAnalysis:
     # ---- barriers ----------------------------------------------------------------------------
 
     def _barrier(self, info: OpInfo, state: WarpStates) -> WarpStates:
+        """Every warp meets here: each learns what the others did before (allocations, frees,
+        relinquish, unfenced work), from the paths that can happen in the same run as its own."""
         barrier = info.op
-        unfenced_warps = work_warps = all_warps = 0
-        unfenced: OpInfo | None = None
-        slots: frozenset[object] = frozenset()
-        live: frozenset[OpInfo] = frozenset()
-        freed: frozenset[OpInfo] = frozenset()
-        smallest: OpInfo | None = None
-        relinquished: OpInfo | None = None
-        for local, mask in state:
+        all_warps = 0
+        for _, mask in state:
             all_warps |= mask
-            if local.unfenced is not None:
-                unfenced_warps |= mask
-                unfenced = _first(unfenced, local.unfenced)
-            if local.work is not None:
-                work_warps |= mask
-            slots |= local.slots
-            live |= local.own_live | local.known_live
-            freed |= local.freed
-            smallest = _smaller_alloc(smallest, local.min_alloc)
-            relinquished = _first(relinquished, local.relinquished)
         if self._report:
             self._op_masks[info] = self._op_masks.get(info, 0) | all_warps
             self._check_barrier(info, all_warps)
         out = []
         for local, mask in state:
+            cta = _CtaFacts()
+            for other, other_mask in state:
+                if other is local or self._compatible(local, other):
+                    cta.add(other, other_mask)
             escaped = []
             for access in local.outstanding:
                 if self._report:
-                    self._record_escape(access, barrier, mask)
+                    self._record_escape(access, barrier, mask, local)
                 escaped.append(
                     access if access.escaped is not None
                     else self._access(access.info, access.shifts, access.stale, barrier)
                 )
             pending = local.pending
-            if unfenced is not None:
-                pending = pending | {(barrier, unfenced, unfenced_warps)}
-            own = local.own_live - freed
+            if cta.unfenced is not None:
+                pending = pending | {(barrier, cta.unfenced, cta.unfenced_warps)}
+            own = local.own_live - cta.freed
             out.append(
                 (
                     local.but(
@@ -922,21 +958,21 @@ class KernelAnalysis:
                         work=None,
                         unfenced=None,
                         pending=pending,
-                        after_due=(barrier, work_warps) if work_warps else local.after_due,
+                        after_due=(barrier, cta.work_warps) if cta.work_warps else local.after_due,
                         own_live=own,
-                        known_live=(live - freed) - own,
-                        min_alloc=smallest,
-                        relinquished=relinquished,
-                        slots=slots,
+                        known_live=(cta.live - cta.freed) - own,
+                        min_alloc=cta.smallest,
+                        relinquished=cta.relinquished,
+                        slots=cta.slots,
                     ),
                     mask,
                 )
             )
         return _canonical(out)
 
-    def _record_escape(self, access: Access, barrier: Operation, mask: int) -> None:
+    def _record_escape(self, access: Access, barrier: Operation, mask: int, local: Local) -> None:
         events = self._events.setdefault(barrier, {})
-        key = (access.info, access.escaped or barrier)
+        key = (access.info, access.escaped or barrier, self._cta_assumptions(local))
         events[key] = events.get(key, 0) | mask
 
     def _check_barrier(self, info: OpInfo, warps: int) -> None:
@@ -1038,18 +1074,29 @@ class KernelAnalysis:
             )
 
     def _check_exit(self, state: WarpStates) -> None:
-        freed: frozenset[OpInfo] = frozenset()
-        for local, _ in state:
-            freed |= local.freed
         returns = [e.source.ops[-1] for e in self.cfg.exit.preds if e.source.ops]
-        for local, _ in state:
-            for alloc in sorted(local.own_live - freed, key=lambda a: a.index):
+        for local, mask in state:
+            for alloc in sorted(local.own_live, key=lambda a: a.index):
+                if self._surely_freed_elsewhere(alloc, local, mask, state):
+                    continue
                 diag = error(alloc.op, "TMEM allocated here may still be allocated when the kernel "
                              "exits: every path must tcgen05.dealloc it")
                 exit_op = self._leaking_exit(alloc, returns)
                 if exit_op is not None:
                     diag.attach_note("a path leaves the kernel here with it allocated", exit_op)
                 self.findings.add(("leak", alloc.op), diag)
+
+    def _surely_freed_elsewhere(self, alloc: OpInfo, local: Local, mask: int, state: WarpStates) -> bool:
+        """Some other warp frees `alloc` on every one of its paths that can run with this one."""
+        owner = (mask & -mask).bit_length() - 1
+        for warp in self.space.warps(self.space.all_warps & ~(1 << owner)):
+            paths = [
+                other for other, m in state
+                if m >> warp & 1 and (other is local or self._compatible(local, other))
+            ]
+            if paths and all(alloc in other.freed for other in paths):
+                return True
+        return False
 
     def _leaking_exit(self, alloc: OpInfo, returns: list[Operation]) -> Operation | None:
         for edge in self.cfg.exit.preds:
@@ -1064,14 +1111,48 @@ class KernelAnalysis:
 
     def _edge(self, edge: Edge, state: WarpStates) -> WarpStates | None:
         allowed = self._edge_mask(edge)
+        outcome = self._assumption(edge)
         out = []
         for local, mask in state:
             m = mask & allowed
-            if m:
-                if edge.back_of is not None:
-                    local = self._next_iteration(local, edge.back_of)
-                out.append((local, m))
+            if not m:
+                continue
+            if outcome is not None:
+                condition, sense = outcome
+                if (condition, not sense) in local.assume:
+                    continue  # this path already took the other way at the same condition
+                if outcome not in local.assume:
+                    local = local.but(assume=local.assume | {outcome})
+            if edge.back_of is not None:
+                local = self._next_iteration(local, edge.back_of)
+            out.append((local, m))
         return _canonical(out) if out else None
+
+    def _assumption(self, edge: Edge) -> tuple[SSAValue, bool] | None:
+        """The outcome an edge records: for a condition no thread id decides, that is the same
+        for a whole warp (or CTA) and the same every time it is tested (not loop-defined)."""
+        branch = edge.source.branch
+        if edge.sense is None or branch is None or branch.condition is None:
+            return None
+        condition = branch.condition
+        if condition not in self._trackable:
+            split = self.values.split(condition)
+            form = self.values.form(condition)
+            self._trackable[condition] = (
+                (split is None or not split.exact)
+                and self.values.uniformity(condition) <= Uniformity.WARP
+                and form is not None
+                and all(sym.loop is None for sym, _ in form.terms)
+            )
+        return (condition, edge.sense) if self._trackable[condition] else None
+
+    def _compatible(self, a: Local, b: Local) -> bool:
+        """Two warps' paths can happen in one run: no CTA-uniform condition went both ways."""
+        if not a.assume or not b.assume:
+            return True
+        return not any(
+            (c, not s) in b.assume and self.values.uniformity(c) is Uniformity.CTA for c, s in a.assume
+        )
 
     def _edge_mask(self, edge: Edge) -> int:
         found = self._edge_masks.get(edge)
@@ -1127,18 +1208,18 @@ class KernelAnalysis:
         self, label: Operation | None, events: dict[tuple[OpInfo, Operation | None], int]
     ) -> None:
         items = [
-            (info, escaped, mask)
-            for (info, escaped), mask in events.items()
+            (info, escaped, mask, assume)
+            for (info, escaped, assume), mask in events.items()
             if info.category is Category.EFFECT and info.kind is not None
             and (info.kind.is_async_access or info.kind is EffectKind.DEALLOC)
         ]
         if not items:
             return
-        boxes = {info: self._boxes(info) for info, _, _ in items}
+        boxes = {item[0]: self._boxes(item[0]) for item in items}
         # Sweep over columns: only boxes that share a column can conflict.
         entries = []
         unknown = []
-        for i, (info, escaped, mask) in enumerate(items):
+        for i, (info, escaped, mask, _) in enumerate(items):
             per_warp = boxes[info]
             if per_warp is None:
                 unknown.append(i)
@@ -1198,8 +1279,10 @@ class KernelAnalysis:
                 return
 
     def _conflict(self, label, a_item, b_item, wa: int, wb: int, exact: bool) -> None:
-        a_info, a_escaped, _ = a_item
-        b_info, b_escaped, _ = b_item
+        a_info, a_escaped, _, a_assume = a_item
+        b_info, b_escaped, _, b_assume = b_item
+        if any((c, not s) in b_assume for c, s in a_assume):
+            return  # the two paths took different ways at one CTA-uniform condition
         if a_escaped is not None and b_escaped is not None:
             return  # both carried over from an earlier interval, where they met already
         if b_escaped is not None or (a_escaped is None and b_info.index < a_info.index):
@@ -1259,23 +1342,26 @@ class KernelAnalysis:
         return self._box_cache[info]
 
     def _check_slot_reads(self) -> None:
-        allocs: dict[Operation | None, list[tuple[OpInfo, int]]] = {}
+        allocs: dict[Operation | None, list[tuple[OpInfo, int, frozenset[tuple[SSAValue, bool]]]]] = {}
         for label, events in self._events.items():
-            for (info, escaped), mask in events.items():
+            for (info, escaped, assume), mask in events.items():
                 if info.kind is EffectKind.ALLOC and escaped is None:
-                    allocs.setdefault(label, []).append((info, mask))
-        for read, mask, epoch, visible in self._slot_reads:
+                    allocs.setdefault(label, []).append((info, mask, assume))
+        for read, mask, epoch, visible, assume in self._slot_reads:
             racing = [
                 (alloc, amask)
                 for label in epoch
-                for alloc, amask in allocs.get(label, [])
-                if alloc.slot == read.slot and _other_warp(amask, mask)
+                for alloc, amask, alloc_assume in allocs.get(label, [])
+                if alloc.slot == read.slot
+                and _other_warp(amask, mask)
+                and not any((c, not v) in alloc_assume for c, v in assume)
             ]
             if racing:
                 alloc, amask = racing[0]
+                sure = self._exists(1) and self._decided(alloc) and self._decided(read)
                 self.findings.add(
                     ("slot-race", read.op),
-                    (error if self._exists(1) else warning)(
+                    (error if sure else warning)(
                         read.op, "reads the TMEM address that another warp's tcgen05.alloc "
                           "writes, with no barrier between them: other warps may read the slot "
                           "only after a CTA barrier").attach_note("the tcgen05.alloc", alloc.op),
@@ -1421,14 +1507,18 @@ class KernelAnalysis:
             ),
         )
 
-    def _check_single_warp(self, info: OpInfo, mask: int) -> None:
+    def _decided(self, info: OpInfo) -> bool:
+        """Which warps run `info` is decided by thread ids alone (no unknown condition on the way)."""
         node = self.cfg.node_of.get(info.op)
-        exact = node is not None and all(
+        return node is not None and all(
             b.branch is not None and b.branch.condition is not None
             and (split := self.values.split(b.branch.condition)) is not None
             and not (split.may_true & split.may_false)
             for b in self.cfg.controlling_branches(node)
         )
+
+    def _check_single_warp(self, info: OpInfo, mask: int) -> None:
+        exact = self._decided(info)
         verb = "allocate" if info.kind is EffectKind.ALLOC else "free"
         text = (
             f"{info.op.name} runs in warps {_few_warps(mask)}: exactly one warp of the CTA may "
@@ -1507,6 +1597,45 @@ _JOIN_MEMO: dict[tuple[int, int], Local] = {}
 
 
 def _join_states(a: WarpStates, b: WarpStates) -> WarpStates:
+    """Paths meet: states under the same assumptions merge warp by warp; states with equal TMEM
+    facts merge whatever their assumptions (keeping those they share); the rest stay apart."""
+    if a == b:
+        return a
+    by_assumption: dict[frozenset[tuple[SSAValue, bool]], list[tuple[Local, int]]] = {}
+    for local, mask in (*a, *b):
+        by_assumption.setdefault(local.assume, []).append((local, mask))
+    merged: list[tuple[Local, int]] = []
+    for group in by_assumption.values():
+        acc: WarpStates = ()
+        for entry in group:
+            acc = _join_disjoint(acc, (entry,))
+        merged.extend(acc)
+    by_core: dict[tuple[object, ...], list[tuple[Local, int]]] = {}
+    for local, mask in merged:
+        by_core.setdefault(local.core, []).append((local, mask))
+    out: list[tuple[Local, int]] = []
+    for group in by_core.values():
+        local, mask = group[0]
+        if len(group) > 1:
+            assume = frozenset.intersection(*(l.assume for l, _ in group))
+            for _, m in group[1:]:
+                mask |= m
+            local = local.but(assume=assume)
+        out.append((local, mask))
+    state = _canonical(out)
+    return _collapse(state) if len(state) > _MAX_PATH_STATES else state
+
+
+def _collapse(state: WarpStates) -> WarpStates:
+    """One state per warp again (their join): bounds the number of path states."""
+    acc: WarpStates = ()
+    for entry in state:
+        acc = _join_disjoint(acc, (entry,))
+    return acc
+
+
+def _join_disjoint(a: WarpStates, b: WarpStates) -> WarpStates:
+    """Warp by warp: a warp in both gets the join of its two states."""
     if a == b:
         return a
     cover_a = cover_b = 0
@@ -1556,6 +1685,7 @@ def _join_local(a: Local, b: Local) -> Local:
             _smaller_alloc(a.min_alloc, b.min_alloc),
             _first(a.relinquished, b.relinquished),
             a.slots | b.slots,
+            a.assume & b.assume,
         )
     )
     _JOIN_MEMO[key] = found

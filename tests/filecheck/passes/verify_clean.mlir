@@ -160,3 +160,55 @@ func.func @while_batch(%limit: i32) attributes {tcgen05.kernel, tcgen05.reqntid 
   tcgen05.dealloc %t, 32
   func.return
 }
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// Correlated branches on an unknown but uniform condition (a kernel argument): the analysis
+// keeps the outcome of %flag along each path, so allocating and freeing under %flag leaks on
+// no path, and the wait under %flag covers the st under %flag.
+func.func @correlated_flag(%flag: i1) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  %z = arith.constant dense<0> : vector<4xi32>
+  scf.if %flag {
+    tcgen05.alloc %s, 32 : !llvm.ptr<3>
+  }
+  scf.if %flag {
+    %t = llvm.load %s : !llvm.ptr<3> -> i32
+    tcgen05.st %z, %t shape_32x32b x4 : vector<4xi32>
+  }
+  scf.if %flag {
+    tcgen05.wait store
+  }
+  scf.if %flag {
+    %t = llvm.load %s : !llvm.ptr<3> -> i32
+    %v = tcgen05.ld %t shape_32x32b x4 : vector<4xi32>
+    tcgen05.wait load
+    tcgen05.dealloc %t, 32
+  }
+  func.return
+}
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// The same correlation through llvm.cond_br in an upstream NVVM kernel.
+llvm.func @correlated_cond_br(%flag: i1) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
+  %n = llvm.mlir.constant(32 : i32) : i32
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  llvm.cond_br %flag, ^alloc, ^middle
+^alloc:
+  nvvm.tcgen05.alloc %s, %n : !llvm.ptr<3>, i32
+  llvm.br ^middle
+^middle:
+  llvm.cond_br %flag, ^free, ^done
+^free:
+  %base = llvm.load %s : !llvm.ptr<3> -> i32
+  %p = llvm.inttoptr %base : i32 to !llvm.ptr<6>
+  nvvm.tcgen05.dealloc %p, %n : !llvm.ptr<6>, i32
+  llvm.br ^done
+^done:
+  llvm.return
+}

@@ -312,3 +312,26 @@ func.func @slot_read_before_alloc() attributes {tcgen05.kernel, tcgen05.reqntid 
   tcgen05.dealloc %a, 32
   func.return
 }
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// Different conditions are not correlated: when %a holds and %b does not, the TMEM leaks.
+func.func @uncorrelated_conditions(%a: i1, %b: i1) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  scf.if %a {
+    // expected-error@+2 {{TMEM allocated here may still be allocated when the kernel exits}}
+    // expected-note@+1 {{the allocation it would free}}
+    tcgen05.alloc %s, 32 : !llvm.ptr<3>
+  }
+  // And when %b holds but %a does not, nothing was allocated.
+  scf.if %b {
+    // expected-error@+1 {{reads the TMEM address slot before any tcgen05.alloc wrote it}}
+    %t = llvm.load %s : !llvm.ptr<3> -> i32
+    // expected-error@+1 {{tcgen05.dealloc frees TMEM that is not allocated on some path to it}}
+    tcgen05.dealloc %t, 32
+  }
+  // expected-note@+1 {{a path leaves the kernel here with it allocated}}
+  func.return
+}
