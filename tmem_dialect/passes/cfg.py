@@ -62,6 +62,13 @@ class Loop:
     """An op right before the loop, executed once per entry (the hoisting point), if there is one."""
     parent: Loop | None = None
 
+    @property
+    def trip_count(self) -> int | None:
+        """Iterations of an scf.for with constant bounds (None otherwise)."""
+        if not hasattr(self, "_trips"):
+            self._trips = constant_trip_count(self.op) if isinstance(self.op, scf.ForOp) else None
+        return self._trips
+
     def contains_op(self, cfg: CFG, op: Operation) -> bool:
         node = cfg.node_of.get(op)
         return node is not None and node in self.nodes

@@ -51,7 +51,7 @@ from tmem_dialect.passes.cells import (
     split_anchor,
     warp_boxes,
 )
-from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node, constant_trip_count
+from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
 from tmem_dialect.passes.values import Form, Sym, ThreadSpace, Uniformity, Values, slot_key
 
 # ---------------------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ class KernelAnalysis:
         self.cfg = CFG(function)
         self.space = ThreadSpace.of_kernel(function)
         self._box_cache: dict[OpInfo, list[tuple[Box, ...]] | None] = {}
-        self._requirements: dict[tuple[EffectKind, EffectKind], Requirement | None] = {}
+        self._requirements: dict[EffectKind, dict[str, Requirement]] = {}
         self._waits_in: dict[Loop, set[EffectKind]] = {}
         self._trackable: dict[SSAValue, bool] = {}
         self.ops = list(function.walk())
@@ -362,6 +362,9 @@ class KernelAnalysis:
         slots = self._collect_slots()
         self.values = Values(function, self.cfg, self.space, slots, self.effects)
         self._build_infos()
+        self._access_kinds = {
+            i.op.name: i.kind for i in self.info_of.values() if i.kind is not None and i.kind.is_async_access
+        }
         self.fixes_before: dict[Operation, dict[Action, set[Rule]]] = {}
         self.fixes_after: dict[Operation, dict[Action, set[Rule]]] = {}
         self.fix_reasons: dict[tuple[Operation, Action], Diagnostic] = {}
@@ -678,9 +681,10 @@ class KernelAnalysis:
             return local
         assert info.kind is not None
         conflicts: dict[Wait, list[tuple[Access, Certainty, Requirement]]] = {}
+        needs = self._requirements_after(info.kind)
         for access in local.outstanding:
-            req = self._requirement(access.kind, info.kind)
-            if req is None or req.wait is None:
+            req = needs.get(access.info.op.name) if needs else None
+            if req is None:
                 continue
             certainty = self._same_thread_overlap(access, info, mask)
             if certainty is not Certainty.NONE:
@@ -691,15 +695,21 @@ class KernelAnalysis:
                 self._report_same_thread(info, found)
             if self.options.insert or definite:
                 rule = (definite or found)[0][2].rule
-                anchor = self._wait_position(info, [a for a, _, _ in found])
+                anchor = self._wait_position(info, [a for a, _, _ in found], local)
                 local = self._place_wait(anchor, info, wait, rule, local)
         return local
 
-    def _requirement(self, earlier: EffectKind, later: EffectKind) -> Requirement | None:
-        key = (earlier, later)
-        if key not in self._requirements:
-            self._requirements[key] = same_thread_requirement(earlier, later, self.options.ptx_version)
-        return self._requirements[key]
+    def _requirements_after(self, later: EffectKind) -> dict[str, Requirement]:
+        """By op name (a cheap key) of an outstanding access, the wait `later` needs after it."""
+        found = self._requirements.get(later)
+        if found is None:
+            found = {}
+            for op_name, earlier in self._access_kinds.items():
+                req = same_thread_requirement(earlier, later, self.options.ptx_version)
+                if req is not None and req.wait is not None:
+                    found[op_name] = req
+            self._requirements[later] = found
+        return found
 
     def _place_wait(self, anchor: Operation, at: OpInfo, wait: Wait, rule: Rule, local: Local) -> Local:
         action = Action.wait(wait)
@@ -719,17 +729,18 @@ class KernelAnalysis:
             return self._virtual(action, local)
         return local
 
-    def _wait_position(self, at: OpInfo, accesses: list[Access]) -> Operation:
-        """Where one wait serving `at` costs least: for a dealloc, before the barrier the
-        accesses escaped through (the other warps need their wait there anyway, rule 4); else
-        outside every loop that issued none of them; else right before `at`."""
+    def _wait_position(self, at: OpInfo, accesses: list[Access], local: Local) -> Operation:
+        """Where one wait serving `at` costs least: for a dealloc of accesses issued before the
+        last barrier, before that barrier (the other warps need their wait there anyway, rule 4);
+        else outside every loop that issued none of them; else right before `at`."""
         if not self.options.insert:
             return at.op
         loops = self.cfg.loops_of(at.op)
-        escaped = {a.escaped for a in accesses}
-        if at.kind is EffectKind.DEALLOC and len(escaped) == 1 and (barrier := escaped.pop()) is not None:
-            if set(self.cfg.loops_of(barrier)) <= set(loops):
-                return barrier
+        if at.kind is EffectKind.DEALLOC and all(a.escaped is not None for a in accesses):
+            # Outstanding since before a barrier, they were outstanding at the last one too.
+            if len(local.epoch) == 1 and (barrier := next(iter(local.epoch))) is not None:
+                if set(self.cfg.loops_of(barrier)) <= set(loops):
+                    return barrier
         for loop in loops:
             if loop.entry_op is None:
                 continue
@@ -869,7 +880,7 @@ class KernelAnalysis:
         for sym, _, _ in access.shifts:
             loop = sym.induction_of
             op = loop.op if loop is not None else None
-            if op is None or op.name != "scf.for" or (constant_trip_count(op) or 0) < 2:  # type: ignore[arg-type]
+            if op is None or loop is None or (loop.trip_count or 0) < 2:
                 return False
         return True
 
@@ -917,7 +928,7 @@ class KernelAnalysis:
             )
             diag.attach_note("the tcgen05.ld", pending[0].info.op)
             self.findings.add(("register-use", info.op), diag)
-        anchor = self._wait_position(info, pending)
+        anchor = self._wait_position(info, pending, local)
         return self._place_wait(anchor, info, Wait.LD, REGISTER_USE, local)
 
     # ---- barriers ----------------------------------------------------------------------------
@@ -1126,7 +1137,9 @@ class KernelAnalysis:
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
             out.append((local, m))
-        return _canonical(out) if out else None
+        if not out:
+            return None
+        return _normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
 
     def _assumption(self, edge: Edge) -> tuple[SSAValue, bool] | None:
         """The outcome an edge records: for a condition no thread id decides, that is the same
@@ -1297,7 +1310,12 @@ class KernelAnalysis:
         exact = exact and self._exists(max(wa, wb))
         if a_escaped is not None:
             if self.options.insert and req.wait is not None:
-                actions = self.fixes_before.setdefault(a_escaped, {})
+                # The access was outstanding at every barrier up to the one this interval began
+                # with: one wait there serves all such accesses (unless that one is in a loop).
+                at = a_escaped
+                if label is not None and set(self.cfg.loops_of(label)) <= set(self.cfg.loops_of(a_escaped)):
+                    at = label
+                actions = self.fixes_before.setdefault(at, {})
                 action = Action.wait(req.wait)
                 if action not in actions:
                     self._handoff_fixes = True
@@ -1542,7 +1560,7 @@ def _induction_values(sym: Sym) -> list[int] | None:
     loop = sym.induction_of
     if loop is None or loop.op is None or loop.op.name != "scf.for" or not sym.step or not sym.bounded:
         return None
-    if constant_trip_count(loop.op) is None:  # type: ignore[arg-type]
+    if loop.trip_count is None:
         return None
     values = list(range(sym.lo, sym.hi + 1, sym.step))  # type: ignore[arg-type]
     return values if 0 < len(values) <= _MAX_ENUMERATED else None
@@ -1597,32 +1615,42 @@ _JOIN_MEMO: dict[tuple[int, int], Local] = {}
 
 
 def _join_states(a: WarpStates, b: WarpStates) -> WarpStates:
-    """Paths meet: states under the same assumptions merge warp by warp; states with equal TMEM
-    facts merge whatever their assumptions (keeping those they share); the rest stay apart."""
     if a == b:
         return a
-    by_assumption: dict[frozenset[tuple[SSAValue, bool]], list[tuple[Local, int]]] = {}
-    for local, mask in (*a, *b):
-        by_assumption.setdefault(local.assume, []).append((local, mask))
-    merged: list[tuple[Local, int]] = []
-    for group in by_assumption.values():
-        acc: WarpStates = ()
-        for entry in group:
-            acc = _join_disjoint(acc, (entry,))
-        merged.extend(acc)
-    by_core: dict[tuple[object, ...], list[tuple[Local, int]]] = {}
-    for local, mask in merged:
-        by_core.setdefault(local.core, []).append((local, mask))
-    out: list[tuple[Local, int]] = []
-    for group in by_core.values():
-        local, mask = group[0]
-        if len(group) > 1:
-            assume = frozenset.intersection(*(l.assume for l, _ in group))
-            for _, m in group[1:]:
-                mask |= m
-            local = local.but(assume=assume)
-        out.append((local, mask))
-    state = _canonical(out)
+    return _normalize((*a, *b))
+
+
+def _normalize(entries: Iterable[tuple[Local, int]]) -> WarpStates:
+    """Paths meet: states under the same assumptions merge warp by warp; states with equal TMEM
+    facts merge whatever their assumptions (keeping those they share); repeat until neither
+    applies. The rest stay apart (at most _MAX_PATH_STATES, else one state per warp)."""
+    state = _canonical(entries)
+    while True:
+        by_assumption: dict[frozenset[tuple[SSAValue, bool]], list[tuple[Local, int]]] = {}
+        for local, mask in state:
+            by_assumption.setdefault(local.assume, []).append((local, mask))
+        merged: list[tuple[Local, int]] = []
+        for group in by_assumption.values():
+            acc: WarpStates = ()
+            for entry in group:
+                acc = _join_disjoint(acc, (entry,))
+            merged.extend(acc)
+        by_core: dict[tuple[object, ...], list[tuple[Local, int]]] = {}
+        for local, mask in merged:
+            by_core.setdefault(local.core, []).append((local, mask))
+        out: list[tuple[Local, int]] = []
+        for group in by_core.values():
+            local, mask = group[0]
+            if len(group) > 1:
+                assume = frozenset.intersection(*(l.assume for l, _ in group))
+                for _, m in group[1:]:
+                    mask |= m
+                local = local.but(assume=assume)
+            out.append((local, mask))
+        new = _canonical(out)
+        if new == state:
+            break
+        state = new
     return _collapse(state) if len(state) > _MAX_PATH_STATES else state
 
 
@@ -1734,14 +1762,16 @@ def _join_accesses(a: frozenset[Access], b: frozenset[Access]) -> frozenset[Acce
 
 @contextmanager
 def frozen_heap() -> Iterator[None]:
-    """Keep the objects that exist now (the IR) out of garbage collections while the analysis
-    allocates its many small states: otherwise every collection scans the whole module and
-    the passes grow superlinear in its size."""
-    gc.freeze()
+    """No cyclic garbage collection while the analysis runs: it allocates many small states
+    (acyclic: reference counting frees them) and each collection would scan the whole module
+    and every state made so far, making the passes superlinear in the kernel's size."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if enabled:
+            gc.enable()
 
 
 def parse_options(ptx_version: str | float, conservative: bool, insert: bool) -> Options:
