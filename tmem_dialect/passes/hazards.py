@@ -3,8 +3,10 @@
 One engine serves tmem-verify and tmem-insert-waits. The state at a program point is, for
 every warp that can be there, that warp's `Local` TMEM state; warps whose paths agree share one
 (`WarpStates`). Branches on conditions computed from %tid send each warp only where it goes,
-which makes the analysis path-sensitive exactly where kernels correlate branches
-(`if warp == 0 { alloc } ... if warp == 0 { dealloc }`).
+and branches on unknown but uniform conditions (a kernel flag) record their outcome in the
+state, which keeps correlated branches apart (`if warp == 0 { alloc } ... if warp == 0
+{ dealloc }`, `if flag { st } ... if flag { wait::st }`): the analysis is path-sensitive
+exactly where kernels correlate branches.
 
 Where a rule requires a wait or fence, the engine records a `Fix` and, from then on, behaves
 as if it were there: insert-waits materializes the fixes; verify reports them.
@@ -26,6 +28,7 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, Severity, error, note, warning
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import (
+    HANDOFF,
     REGISTER_USE,
     EffectKind,
     Requirement,
@@ -37,7 +40,6 @@ from tmem_dialect.memory_model import (
     retired_by,
     same_thread_requirement,
 )
-from tmem_dialect.memory_model import HANDOFF
 from tmem_dialect.passes.cells import (
     Anchor,
     Box,
@@ -524,7 +526,7 @@ class KernelAnalysis:
             before = self.fixes_before.get(info.op)
             if before:
                 state = self._apply(before, state)
-            if info.kind is EffectKind.BARRIER:
+            if info.kind is not None and is_handoff(info.kind):
                 state = self._barrier(info, state)
             else:
                 state = _canonical([(self._step(info, local, mask), mask) for local, mask in state])

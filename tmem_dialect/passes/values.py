@@ -16,13 +16,13 @@ from enum import IntEnum
 from itertools import count
 
 import numpy as np
-from xdsl.dialects import func, llvm, memref, scf
+from xdsl.dialects import func, llvm, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
     IntegerType,
-    ModuleOp,
+    MemRefType,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
@@ -920,6 +920,6 @@ def slot_key(pointer: SSAValue) -> object | None:
         return symbol
     if isinstance(pointer.type, llvm.LLVMPointerType) and pointer_address_space(pointer.type) in (0, 3):
         return pointer
-    if pointer.type.__class__.__name__ == "MemRefType":
+    if isinstance(pointer.type, MemRefType):
         return pointer
     return None
