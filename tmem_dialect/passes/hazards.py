@@ -1324,8 +1324,9 @@ class KernelAnalysis:
                 actions.setdefault(action, set()).add(req.rule)
             wait = f"tcgen05.{req.wait.value}" if req.wait is not None else "its completion"
             if exact:
+                verb = "frees" if b_info.kind is EffectKind.DEALLOC else "touches"
                 text = (
-                    f"{_name(b_info)} of warp {wb} touches TMEM cells that {_name(a_info)} of "
+                    f"{_name(b_info)} of warp {wb} {verb} TMEM cells that {_name(a_info)} of "
                     f"warp {wa} accessed, and warp {wa} did not wait for it ({wait}) before the "
                     f"barrier that orders them ({req.rule.cite()})"
                 )

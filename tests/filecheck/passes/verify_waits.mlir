@@ -121,7 +121,7 @@ func.func @rule4_across_warps() attributes {tcgen05.kernel, tcgen05.reqntid = ar
   tcgen05.fence after_thread_sync
   scf.if %w0 {
     // expected-error@+2 {{tcgen05.dealloc frees TMEM cells that an outstanding tcgen05.ld of the same warp still reads: tcgen05.wait::ld must come before it (rule 4 (dealloc))}}
-    // expected-error@+1 {{tcgen05.dealloc of warp 0 touches TMEM cells that tcgen05.ld of warp 1 accessed, and warp 1 did not wait for it (tcgen05.wait::ld) before the barrier that orders them (rule 4 (dealloc))}}
+    // expected-error@+1 {{tcgen05.dealloc of warp 0 frees TMEM cells that tcgen05.ld of warp 1 accessed, and warp 1 did not wait for it (tcgen05.wait::ld) before the barrier that orders them (rule 4 (dealloc))}}
     tcgen05.dealloc %base, 32
   }
   func.return
