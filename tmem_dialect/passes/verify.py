@@ -58,7 +58,8 @@ def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnos
 
 
 def _mixed_cta_groups(analysis: KernelAnalysis) -> list[Diagnostic]:
-    """All tcgen05 instructions of a kernel use the same cta_group [ptxas rejects mixing]."""
+    """All tcgen05 instructions of a kernel use the same cta_group [ptxas rejects mixing];
+    with cta_group::2 the peer CTA's part is beyond a one-CTA analysis (said as a warning)."""
     first: tuple[int, Operation] | None = None
     found: list[Diagnostic] = []
     for op, effect in analysis.effects.items():
@@ -66,6 +67,12 @@ def _mixed_cta_groups(analysis: KernelAnalysis) -> list[Diagnostic]:
             continue
         if first is None:
             first = (effect.cta_group, op)
+            if effect.cta_group == 2:
+                found.append(
+                    warning(op, "cta_group::2: the peer CTA's half of the allocation (the same "
+                            "alloc/dealloc in one warp of the peer, cluster barriers before "
+                            "them) is not checked; this CTA's half is")
+                )
         elif effect.cta_group != first[0]:
             found.append(
                 error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
