@@ -3,6 +3,8 @@ pass output, and every thread must receive (or write) exactly the elements its f
 
 from __future__ import annotations
 
+from collections import Counter
+
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -675,31 +677,35 @@ def random_tiles(draw) -> Tile:
     return Tile(shape, element, _bits_layout(tmem).format(), _bits_layout(frag).format())
 
 
-OUTCOMES: dict[str, int] = {}
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tile=random_tiles(), budget=st.sampled_from([128, 32, 4]))
-def test_random_layouts_are_exact_or_diagnosed(tile: Tile, budget: int) -> None:
+def plan_outcome(tile: Tile, budget: int) -> str | None:
+    """Plan one random tile: 'exact' (every message within budget), 'diagnosed' (a located
+    diagnostic), or None when the random fragment itself is malformed (not the pass's input)."""
     try:
         tile.fragment()
     except Exception:  # noqa: BLE001 -- a malformed random fragment is not the pass's input
-        return
+        return None
     try:
         messages = simulate(tile, regs_per_message=budget)
     except DiagnosticError as e:
         assert all(d.location is not None for d in e.diagnostics)
-        OUTCOMES["diagnosed"] = OUTCOMES.get("diagnosed", 0) + 1
-        return
+        return "diagnosed"
     assert all(m.num * REGS_PER_NUM[m.shape] <= budget for ms in messages.values() for m in ms)
-    OUTCOMES["exact"] = OUTCOMES.get("exact", 0) + 1
+    return "exact"
 
 
-def test_random_layouts_mostly_plan() -> None:
-    """The random test above must exercise the success path, not only diagnostics."""
-    if not OUTCOMES:
-        pytest.skip("runs after test_random_layouts_are_exact_or_diagnosed")
-    assert OUTCOMES.get("exact", 0) > OUTCOMES.get("diagnosed", 0)
+def test_random_layouts_are_exact_or_diagnosed() -> None:
+    """Random layouts plan exactly or get a located diagnostic, and the sample exercises the
+    success path more often than the diagnostic one (derandomized, so the count is stable)."""
+    outcomes: Counter[str | None] = Counter()
+
+    @settings(max_examples=80, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(tile=random_tiles(), budget=st.sampled_from([128, 32, 4]))
+    def plan(tile: Tile, budget: int) -> None:
+        outcomes[plan_outcome(tile, budget)] += 1
+
+    plan()
+    assert outcomes["exact"] > outcomes["diagnosed"], outcomes
 
 
 # ---------------------------------------------------------------------------------------------

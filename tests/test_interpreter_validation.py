@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tmem_dialect.interpreter.validation import PassUnavailable, PipelineFailed, validate
+from tmem_dialect.interpreter.validation import PipelineFailed, validate
 
 from test_interpreter_fragments import CASES as FRAGMENT_CASES
 from test_interpreter_fragments import COLUMNS, REGS_PER_NUM, fragment_kernel
@@ -21,10 +21,7 @@ LOWERING = "convert-tcgen05-to-nvvm"
 
 
 def _validate(text: str, pipeline: str, args, **options):
-    try:
-        return validate(text, pipeline, args=args, **options)
-    except PassUnavailable as e:
-        pytest.skip(f"{e} (being written concurrently)")
+    return validate(text, pipeline, args=args, **options)
 
 
 @pytest.mark.parametrize(

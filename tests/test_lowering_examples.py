@@ -20,11 +20,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
-from tmem_dialect import lowering, passes
+from tmem_dialect.interpreter import validation
 from tmem_dialect.dialects import make_context
 from tmem_dialect.ir import parse_module, verify_diagnostics
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
+from tmem_dialect.tools.registry import project_passes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
@@ -36,6 +37,9 @@ KNOWN_GOOD_PTX = ROOT / "tests" / "data" / "tmem_roundtrip_sm100a.ptx"
 IREE_OPT = shutil.which("iree-opt")
 PTXAS = find_ptxas()
 LOWERING = "convert-tcgen05-to-nvvm"
+# What every example needs: lanes, waits and verification (NVVM-level kernels are checked, not
+# rewritten), then the lowering.
+PIPELINE = f"tmem-pipeline,{LOWERING}"
 
 # Arguments each example kernel runs on in the interpreter.
 EXAMPLE_ARGS = {
@@ -47,28 +51,9 @@ EXAMPLE_ARGS = {
 }
 
 
-def available_passes() -> dict:
-    from xdsl.transforms import get_all_passes
-
-    return {**get_all_passes(), **passes.get_passes(), **lowering.get_passes()}
-
-
-def pipeline_for(text: str) -> str:
-    """What the example needs before the lowering: the whole tmem pipeline when it exists, else
-    tmem-assign-lanes for examples with tile ops; skip (saying why) when that pass is missing."""
-    registered = available_passes()
-    if "tmem-pipeline" in registered:
-        return f"tmem-pipeline,{LOWERING}"
-    if "tcgen05.tile_" in text:
-        if "tmem-assign-lanes" not in registered:
-            pytest.skip("tmem-assign-lanes is not registered yet (the passes issue writes it)")
-        return f"tmem-assign-lanes,{LOWERING}"
-    return LOWERING
-
-
 def run_pipeline(text: str, spec: str, name: str = "<example>") -> ModuleOp:
     module = parse_module(make_context(), text, name)
-    PassPipeline.parse_spec(available_passes(), spec).apply(make_context(), module)
+    PassPipeline.parse_spec(project_passes(), spec).apply(make_context(), module)
     assert not verify_diagnostics(module), f"{spec} produced IR that does not verify"
     return module
 
@@ -92,7 +77,7 @@ def test_examples_exist() -> None:
 
 def test_lowering_is_llvm_and_nvvm_only(example: Path) -> None:
     text = example.read_text()
-    module = run_pipeline(text, pipeline_for(text), str(example))
+    module = run_pipeline(text, PIPELINE, str(example))
     names = {op.name for op in module.walk() if op is not module}
     assert names and all(n.startswith(("llvm.", "nvvm.")) for n in names), sorted(names)
     kernels = [op for op in module.walk() if op.name == "llvm.func" and "nvvm.kernel" in op.attributes]
@@ -102,7 +87,7 @@ def test_lowering_is_llvm_and_nvvm_only(example: Path) -> None:
 @pytest.mark.skipif(IREE_OPT is None, reason="iree-opt not found (pip install iree-base-compiler==3.13.0)")
 def test_iree_opt_accepts_the_nvvm_output(example: Path) -> None:
     text = example.read_text()
-    lowered = mlir_text(run_pipeline(text, pipeline_for(text), str(example)))
+    lowered = mlir_text(run_pipeline(text, PIPELINE, str(example)))
     proc = subprocess.run([IREE_OPT, "-"], input=lowered, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     generic = subprocess.run([IREE_OPT, "--mlir-print-op-generic", "-"], input=lowered, capture_output=True, text=True)
@@ -112,15 +97,14 @@ def test_iree_opt_accepts_the_nvvm_output(example: Path) -> None:
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
 def test_ptxas_accepts_the_ptx(example: Path) -> None:
     text = example.read_text()
-    ptx = emit_ptx(run_pipeline(text, pipeline_for(text), str(example)))
+    ptx = emit_ptx(run_pipeline(text, PIPELINE, str(example)))
     result = run_ptxas(ptx.text, "sm_100a", PTXAS)
     assert result.ok, result.output
 
 
 def test_output_is_deterministic(example: Path) -> None:
     text = example.read_text()
-    spec = pipeline_for(text)
-    first, second = run_pipeline(text, spec), run_pipeline(text, spec)
+    first, second = run_pipeline(text, PIPELINE), run_pipeline(text, PIPELINE)
     assert mlir_text(first) == mlir_text(second)
     assert emit_ptx(first).text == emit_ptx(second).text
 
@@ -128,18 +112,13 @@ def test_output_is_deterministic(example: Path) -> None:
 def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
     """Translation validation with the interpreter: the lowering alone keeps buffers and findings
     (a lowering neither hides nor invents a race); after the whole pipeline the kernel is clean."""
-    validation = pytest.importorskip("tmem_dialect.interpreter.validation")
-    if example.stem not in EXAMPLE_ARGS:
-        pytest.skip(f"no interpreter arguments are known for {example.stem}")
+    assert example.stem in EXAMPLE_ARGS, f"add the interpreter arguments of {example.stem} to EXAMPLE_ARGS"
     text = example.read_text()
-    spec = pipeline_for(text)
-    before_lowering = spec.removesuffix(LOWERING).rstrip(",")
-    source = mlir_text(run_pipeline(text, before_lowering)) if before_lowering else text
+    source = mlir_text(run_pipeline(text, "tmem-pipeline"))
     alone = validation.validate(source, LOWERING, threads=128, args=EXAMPLE_ARGS[example.stem]())
     assert alone.ok, "\n".join(alone.differences)
-    if "tmem-pipeline" in spec:
-        whole = validation.validate(text, spec, threads=128, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
-        assert whole.ok, "\n".join(whole.differences)
+    whole = validation.validate(text, PIPELINE, threads=128, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
+    assert whole.ok, "\n".join(whole.differences)
 
 
 @pytest.mark.skipif(IREE_OPT is None, reason="iree-opt not found (pip install iree-base-compiler==3.13.0)")
@@ -214,7 +193,7 @@ def test_what_upstream_prints_parses_back(example: Path) -> None:
     """iree-opt's own custom-form print of our output is NVVM-level input we take again, unchanged
     in meaning: it lowers to the same PTX."""
     text = example.read_text()
-    lowered = run_pipeline(text, pipeline_for(text))
+    lowered = run_pipeline(text, PIPELINE)
     upstream = subprocess.run([IREE_OPT, "-"], input=mlir_text(lowered), capture_output=True, text=True)
     assert upstream.returncode == 0, upstream.stderr
     reparsed = parse_module(make_context(), upstream.stdout, "<iree-opt>")

@@ -15,6 +15,7 @@ import pytest
 from xdsl.dialects import llvm
 
 from tmem_dialect.diagnostics import Severity
+from tmem_dialect.interpreter import validation
 from tmem_dialect.lowering import ptx_emitter, ptxas
 from tmem_dialect.lowering.ptx_target import PTXTarget
 from tmem_dialect.lowering.ptx_values import Imm, RegClass, int_imm
@@ -223,7 +224,6 @@ func.func @arith(%a: memref<64xi32>, %b: memref<64xi32>, %out: memref<512xi32>) 
 
 def test_signed_division_min_max_and_casts_survive_the_lowering() -> None:
     """The NVVM level has no sdiv/srem/min/max: their expansions must compute what arith does."""
-    validation = pytest.importorskip("tmem_dialect.interpreter.validation")
     rng = np.random.default_rng(4)
     a = rng.integers(-(2**31), 2**31, 64, dtype=np.int64).astype(np.int32)
     b = rng.integers(-(2**31), 2**31, 64, dtype=np.int64).astype(np.int32)
