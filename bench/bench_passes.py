@@ -11,13 +11,16 @@ upstream NVVM forms) it reports, measured in the same run:
 Then, for the example kernels, the waits and fences tmem-insert-waits places against the
 hand-written minimum (bench/handwritten/*.mlir, and the shipped NVVM example): target equal.
 
-Times are CPU seconds of this process (time.process_time), the best of --repeat runs.
+Times are CPU seconds of this process (time.process_time), the best of --repeat runs, each
+starting from a collected heap (the garbage of an earlier measurement would otherwise make
+Python's cyclic GC, which stays on in the floor as in xdsl-opt, charge it to the next one).
 Usage: python bench/bench_passes.py [--sizes 1000 4000 16000] [--repeat 1] [--subprocess]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import re
 import shutil
@@ -51,6 +54,7 @@ WAIT_OR_FENCE = re.compile(r"tcgen05\.(wait|fence)\b")
 def best_of(repeat: int, run: Callable[[], object]) -> float:
     best = math.inf
     for _ in range(repeat):
+        gc.collect()
         start = time.process_time()
         run()
         best = min(best, time.process_time() - start)
@@ -91,6 +95,7 @@ def pass_times(text: str, repeat: int) -> dict[str, float]:
 
 
 def _timed(run: Callable[[], None]) -> float:
+    gc.collect()
     start = time.process_time()
     run()
     return time.process_time() - start
