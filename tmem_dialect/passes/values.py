@@ -652,7 +652,10 @@ class Values:
         if name in ("arith.constant", "llvm.mlir.constant"):
             attr = getattr(op, "value", None)
             if isinstance(attr, IntegerAttr):
-                return Form(int(attr.value.data))
+                # xDSL keeps `true : i1` as -1 (signed); an i1 here is its truth value, 0 or 1,
+                # as comparisons produce it, so that `xori %c, %true` negates %c.
+                v = int(attr.value.data)
+                return Form(v & 1 if width == 1 else v)
             return self._opaque(value, Uniformity.CTA)
         if name.startswith(_SREG_PREFIX):
             return self._special_register(value, name.removeprefix(_SREG_PREFIX))

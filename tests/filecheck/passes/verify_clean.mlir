@@ -212,3 +212,105 @@ llvm.func @correlated_cond_br(%flag: i1) attributes {nvvm.kernel, nvvm.reqntid =
 ^done:
   llvm.return
 }
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// A condition negated with `xori %c, true` (xDSL keeps `true : i1` as -1): warp 0 stores, the
+// other warps load under the negation, so no warp does both and the st needs no wait before the ld.
+func.func @xori_not(%out: memref<128xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c3 = arith.constant 3 : i32
+  %c5 = arith.constant 5 : i32
+  %c21 = arith.constant 21 : i32
+  %true = arith.constant true
+  %z = arith.constant dense<1> : vector<4xi32>
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5 : i32
+  %w0 = arith.cmpi eq, %warp, %c0 : i32
+  %nw0 = arith.xori %w0, %true : i1
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  scf.if %w0 {
+    tcgen05.alloc %s, 32 : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit
+  }
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  %base = llvm.load %s : !llvm.ptr<3> -> i32
+  %q = arith.andi %warp, %c3 : i32
+  %l = arith.shli %q, %c21 : i32
+  %t = arith.addi %base, %l : i32
+  scf.if %w0 {
+    tcgen05.st %z, %t shape_32x32b x4 : vector<4xi32>
+  }
+  scf.if %nw0 {
+    %v = tcgen05.ld %t shape_32x32b x4 : vector<4xi32>
+  }
+  tcgen05.wait store
+  tcgen05.wait load
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  scf.if %w0 {
+    tcgen05.dealloc %base, 32
+  }
+  func.return
+}
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// The same with llvm.xor and llvm.mlir.constant(true) in an upstream NVVM kernel.
+llvm.func @xor_not_nvvm() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %c3 = llvm.mlir.constant(3 : i32) : i32
+  %c5 = llvm.mlir.constant(5 : i32) : i32
+  %c21 = llvm.mlir.constant(21 : i32) : i32
+  %n = llvm.mlir.constant(32 : i32) : i32
+  %true = llvm.mlir.constant(true) : i1
+  %z = llvm.mlir.constant(dense<1> : vector<4xi32>) : vector<4xi32>
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = llvm.lshr %tid, %c5 : i32
+  %w0 = llvm.icmp "eq" %warp, %c0 : i32
+  %nw0 = llvm.xor %w0, %true : i1
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  llvm.cond_br %w0, ^alloc, ^a1
+^alloc:
+  nvvm.tcgen05.alloc %s, %n : !llvm.ptr<3>, i32
+  nvvm.tcgen05.relinquish_alloc_permit
+  llvm.br ^a1
+^a1:
+  nvvm.tcgen05.fence <before>
+  nvvm.barrier
+  nvvm.tcgen05.fence <after>
+  %base = llvm.load %s : !llvm.ptr<3> -> i32
+  %q = llvm.and %warp, %c3 : i32
+  %l = llvm.shl %q, %c21 : i32
+  %a = llvm.add %base, %l : i32
+  %t = llvm.inttoptr %a : i32 to !llvm.ptr<6>
+  llvm.cond_br %w0, ^st, ^a2
+^st:
+  nvvm.tcgen05.st %t, %z shape = shape_32x32b : vector<4xi32>
+  llvm.br ^a2
+^a2:
+  llvm.cond_br %nw0, ^ld, ^a3
+^ld:
+  %v = nvvm.tcgen05.ld %t shape = shape_32x32b : vector<4xi32>
+  llvm.br ^a3
+^a3:
+  nvvm.tcgen05.wait <store>
+  nvvm.tcgen05.wait <load>
+  nvvm.tcgen05.fence <before>
+  nvvm.barrier
+  nvvm.tcgen05.fence <after>
+  llvm.cond_br %w0, ^free, ^done
+^free:
+  %bp = llvm.inttoptr %base : i32 to !llvm.ptr<6>
+  nvvm.tcgen05.dealloc %bp, %n : !llvm.ptr<6>, i32
+  llvm.br ^done
+^done:
+  llvm.return
+}
