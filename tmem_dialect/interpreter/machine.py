@@ -487,9 +487,10 @@ class Machine:
 
     def _ncols(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> int | None:
         if effect.ncols is not None:
-            return effect.ncols
-        assert effect.ncols_value is not None
-        n = self.uniform(w, op, w.env[effect.ncols_value], "column count")
+            n = effect.ncols  # static, or an NVVM operand from a constant (upstream does not check it)
+        else:
+            assert effect.ncols_value is not None
+            n = self.uniform(w, op, w.env[effect.ncols_value], "column count")
         if err := isa.ncols_error(n):
             self.report("bad-ncols", "error", op, f"warp {w.warp}: {err}", key=w.warp)
             return None

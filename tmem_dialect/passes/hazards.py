@@ -112,7 +112,7 @@ class OpInfo:
 
     __slots__ = (
         "op", "index", "category", "effect", "kind", "anchor", "rest", "rects", "slot",
-        "lds_used", "terms", "box",
+        "lds_used", "terms", "box", "ncols", "ncols_form",
     )
 
     def __init__(self, op: Operation, index: int, category: Category):
@@ -130,6 +130,10 @@ class OpInfo:
         """Every symbol of the address (anchor and rest) with its coefficient."""
         self.box: Box | None = None
         """Cells any warp may touch, relative to the anchor (a quick disjointness test)."""
+        self.ncols: int | None = None
+        """alloc/dealloc: the column count when it is a constant (also a computed one)."""
+        self.ncols_form: Form | None = None
+        """alloc/dealloc: the column count as a value (two equal forms are the same count)."""
 
     def __repr__(self) -> str:
         return f"OpInfo({self.op.name}#{self.index})"
@@ -300,15 +304,26 @@ def _first(a: OpInfo | None, b: OpInfo | None) -> OpInfo | None:
 def _smaller_alloc(a: OpInfo | None, b: OpInfo | None) -> OpInfo | None:
     if a is None or b is None:
         return a or b
-    na, nb = _ncols(a), _ncols(b)
+    na, nb = _least_ncols(a), _least_ncols(b)
     if na != nb:
         return a if na < nb else b
     return _first(a, b)
 
 
 def _ncols(info: OpInfo) -> int:
-    assert info.effect is not None
-    return info.effect.ncols or isa.TMEM_COLUMNS
+    """The column count; an unknown count is taken as the largest (a dealloc's best match)."""
+    return info.ncols or isa.TMEM_COLUMNS
+
+
+def _least_ncols(info: OpInfo) -> int:
+    """The smallest column count `info` may have (an unknown count may be the least legal)."""
+    return info.ncols if info.ncols is not None else isa.NCOLS_MIN
+
+
+def _same_ncols(a: OpInfo, b: OpInfo) -> bool:
+    if a.ncols is not None and b.ncols is not None:
+        return a.ncols == b.ncols
+    return a.ncols_form is not None and b.ncols_form is not None and a.ncols_form.same_as(b.ncols_form)
 
 
 def _few_warps(mask: int) -> str:
@@ -419,6 +434,14 @@ class KernelAnalysis:
             info = OpInfo(op, index, Category.EFFECT)
             info.effect = effect
             info.kind = effect.kind
+            if effect.kind in (EffectKind.ALLOC, EffectKind.DEALLOC):
+                info.ncols = effect.ncols
+                if effect.ncols is not None:
+                    info.ncols_form = Form(effect.ncols)
+                elif effect.ncols_value is not None:
+                    info.ncols_form = self.values.form(effect.ncols_value)
+                    if info.ncols_form is not None and info.ncols_form.uniformity(self.space) is Uniformity.CTA:
+                        info.ncols = info.ncols_form.constant
             if effect.kind is EffectKind.ALLOC and effect.address is not None:
                 info.slot = slot_key(effect.address)
             elif effect.address is not None:
@@ -1006,8 +1029,31 @@ class KernelAnalysis:
 
     # ---- allocation lifecycle ----------------------------------------------------------------
 
+    def _check_ncols(self, info: OpInfo) -> None:
+        """nCols is a power of 2 in [32, 512], the same in every thread of the warp (ISA)."""
+        op, form = info.op, info.ncols_form
+        if info.ncols is not None:
+            if err := isa.ncols_error(info.ncols):
+                self.findings.add(("ncols", op), error(op, err))
+        elif form is not None and form.uniformity(self.space) is Uniformity.THREAD:
+            sure = form.is_concrete
+            self.findings.add(
+                ("ncols", op),
+                (error if sure else warning)(
+                    op, f"{op.name} is warp-collective but its column count "
+                    f"{'differs' if sure else 'may differ'} between the threads of a warp"
+                ),
+            )
+        elif info.kind is EffectKind.ALLOC:
+            self.findings.add(
+                ("ncols", op),
+                warning(op, "the column count is not a constant: cannot check that it is a power "
+                        f"of 2 in [{isa.NCOLS_MIN}, {isa.NCOLS_MAX}]"),
+            )
+
     def _alloc(self, info: OpInfo, local: Local, mask: int) -> Local:
         if self._report:
+            self._check_ncols(info)
             if local.relinquished is not None:
                 self.findings.add(
                     ("alloc-after-relinquish", info.op),
@@ -1017,16 +1063,31 @@ class KernelAnalysis:
                     ),
                 )
             earlier = local.min_alloc
-            if earlier is not None and _ncols(earlier) < _ncols(info) and info.effect and info.effect.ncols:
+            if earlier is not None and earlier.ncols is not None and info.ncols is not None:
+                if earlier.ncols < info.ncols:
+                    self.findings.add(
+                        ("alloc-grows", info.op),
+                        error(info.op, f"tcgen05.alloc of {info.ncols} columns follows an allocation of "
+                              f"{earlier.ncols} columns on some path: allocation sizes must not "
+                              "increase within a CTA").attach_note(
+                            f"the earlier allocation of {earlier.ncols} columns", earlier.op
+                        ),
+                    )
+            elif (
+                earlier is not None
+                and not _same_ncols(earlier, info)
+                and info.ncols != isa.NCOLS_MIN
+                and earlier.ncols != isa.NCOLS_MAX
+            ):
                 self.findings.add(
                     ("alloc-grows", info.op),
-                    error(info.op, f"tcgen05.alloc of {_ncols(info)} columns follows an allocation of "
-                          f"{_ncols(earlier)} columns on some path: allocation sizes must not "
-                          "increase within a CTA").attach_note(
-                        f"the earlier allocation of {_ncols(earlier)} columns", earlier.op
+                    warning(info.op, "cannot tell whether this tcgen05.alloc asks for more columns "
+                            "than an earlier allocation on some path (a column count is not a "
+                            "constant): allocation sizes must not increase within a CTA").attach_note(
+                        "the earlier allocation", earlier.op
                     ),
                 )
-        smallest = _smaller_alloc(local.min_alloc, info) if info.effect and info.effect.ncols else local.min_alloc
+        smallest = _smaller_alloc(local.min_alloc, info)
         slots = local.slots | {info.slot} if info.slot is not None else local.slots
         return local.but(own_live=local.own_live | {info}, min_alloc=smallest, slots=slots)
 
@@ -1043,6 +1104,7 @@ class KernelAnalysis:
         else:
             matching = sorted((a for a in live if a.slot == info.slot), key=lambda a: a.index)
         if self._report:
+            self._check_ncols(info)
             self._check_dealloc(info, local, matching)
         if not matching:
             return local
@@ -1067,12 +1129,21 @@ class KernelAnalysis:
             return
         alloc = matching[0]
         assert info.effect is not None and alloc.effect is not None
-        if info.effect.ncols is not None and alloc.effect.ncols is not None and info.effect.ncols != alloc.effect.ncols:
+        if info.ncols is not None and alloc.ncols is not None:
+            if info.ncols != alloc.ncols:
+                self.findings.add(
+                    ("dealloc-size", op),
+                    error(op, f"tcgen05.dealloc frees {info.ncols} columns but the allocation "
+                          f"it frees has {alloc.ncols}").attach_note(
+                        f"allocated {alloc.ncols} columns here", alloc.op
+                    ),
+                )
+        elif not _same_ncols(info, alloc):
             self.findings.add(
                 ("dealloc-size", op),
-                error(op, f"tcgen05.dealloc frees {info.effect.ncols} columns but the allocation "
-                      f"it frees has {alloc.effect.ncols}").attach_note(
-                    f"allocated {alloc.effect.ncols} columns here", alloc.op
+                warning(op, "cannot tell whether this tcgen05.dealloc frees as many columns as the "
+                        "allocation it frees (a column count is not a constant)").attach_note(
+                    "the allocation", alloc.op
                 ),
             )
         rest = info.rest
