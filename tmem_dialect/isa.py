@@ -284,13 +284,18 @@ def footprint(
     """Relative lanes and columns an access covers, as half-open ranges (static analysis form).
 
     For 16x32bx2 the second range is the upper half at `taddr + offset`, expressed in
-    (lane, column) of that sum when the offset stays within the column field.
+    (lane, column) of that sum when the offset stays within the column field. The add is on
+    the 32-bit address, so the offset is a signed 32-bit distance, split into signed lane and
+    column parts (-1048576 is 16 lanes up, -64 is 64 columns left).
     """
     cols = num * shape.cols_per_num * (2 if packed else 1)
     if not shape.needs_half_split_offset:
         return Footprint(((0, shape.lanes),), ((0, cols),))
-    off = (offset or 0) & 0xFFFFFFFF
-    lane_off, col_off = taddr_lane(off), taddr_column(off)
+    off = (((offset or 0) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    lane_off, col_off = off >> LANE_SHIFT, off & COLUMN_MASK
+    if col_off > COLUMN_MASK >> 1:
+        col_off -= COLUMN_MASK + 1
+        lane_off += 1
     return Footprint(
         ((0, 16), (lane_off, lane_off + 16)),
         ((0, cols), (col_off, col_off + cols)),
