@@ -391,6 +391,34 @@ CASES = [
         cross_warp=True,
     ),
     Case(
+        "two warps allocating and freeing with no barrier between them",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 64
+  }
+  scf.if %is_warp1 {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 64
+  }""",
+        """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %a, 64
+  }
+  nvvm.barrier
+  scf.if %is_warp1 {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    %b = llvm.load %slot : !llvm.ptr<3> -> i32
+    tcgen05.dealloc %b, 64
+  }""",
+        "concurrent-alloc",
+        cross_warp=True,
+    ),
+    Case(
         "deadlock on a full allocator",
         """
   %w1 = arith.cmpi eq, %warp, %c1_i32 : i32

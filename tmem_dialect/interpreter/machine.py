@@ -426,10 +426,8 @@ class Machine:
                 [(f"the earlier allocation of {alloc.last_ncols} columns", alloc.last_alloc.op if alloc.last_alloc else None)],
             )
         clock = self.clocks[w.warp]
-        for freed in alloc.freed_clocks(base, ncols):
-            # The allocator hands out freed columns only after the dealloc: an ordering edge.
-            clock.acquire(freed)
-            np.maximum(clock.fenced, freed, out=clock.fenced)
+        # Judged before the allocator's ordering edge below: that edge exists only because this
+        # schedule ran the other warp's dealloc first; the program itself does not order them.
         previous = alloc.last_alloc
         if previous is not None and previous.warp != w.warp and not clock.knows(previous.warp, previous.clock):
             self.report(
@@ -440,6 +438,10 @@ class Machine:
                 "before it by a barrier: one warp of a CTA allocates, never two concurrently",
                 [(f"the allocation of warp {previous.warp}", previous.op)],
             )
+        for freed in alloc.freed_clocks(base, ncols):
+            # The allocator hands out freed columns only after the dealloc: an ordering edge.
+            clock.acquire(freed)
+            np.maximum(clock.fenced, freed, out=clock.fenced)
         taken = alloc.take(base, ncols, w.warp, op, group)
         taken.clock = clock.now
         slot = w.env[self._slot_value(op)]

@@ -1288,7 +1288,41 @@ class KernelAnalysis:
     def _check_intervals(self) -> None:
         for label, events in self._events.items():
             self._check_interval(label, events)
+            self._check_concurrent_allocs(events)
         self._check_slot_reads()
+
+    def _check_concurrent_allocs(self, events: dict[tuple[OpInfo, Operation | None], int]) -> None:
+        """Two tcgen05.alloc of different warps in one barrier interval: nothing orders them,
+        but one warp of a CTA allocates, never two concurrently (the same op run by several
+        warps is _check_single_warp's)."""
+        allocs = sorted(
+            ((info, mask, assume) for (info, escaped, assume), mask in events.items()
+             if info.kind is EffectKind.ALLOC and escaped is None),
+            key=lambda a: a[0].index,
+        )
+        for i, (a, amask, a_assume) in enumerate(allocs):
+            for b, bmask, b_assume in allocs[i + 1:]:
+                if a.op is b.op or not _other_warp(amask, bmask):
+                    continue
+                if any((c, not v) in b_assume for c, v in a_assume):
+                    continue  # different ways at one CTA-uniform condition
+                wa = (amask & -amask).bit_length() - 1
+                wb_mask = bmask & ~(1 << wa) or bmask
+                wb = (wb_mask & -wb_mask).bit_length() - 1
+                sure = self._exists(max(wa, wb)) and self._decided(a) and self._decided(b)
+                text = (
+                    f"{_name(b)} of warp {wb} and {_name(a)} of warp {wa} are not ordered by a "
+                    "barrier: one warp of a CTA allocates, never two concurrently"
+                    if sure else
+                    f"cannot prove that a barrier orders {_name(b)} after {_name(a)} of another "
+                    "warp: one warp of a CTA allocates, never two concurrently"
+                )
+                self.findings.add(
+                    ("concurrent-alloc", b.op),
+                    (error if sure else warning)(b.op, text).attach_note(
+                        f"the other {_name(a)}", a.op
+                    ),
+                )
 
     def _check_interval(
         self, label: Operation | None, events: dict[tuple[OpInfo, Operation | None], int]
