@@ -77,6 +77,12 @@ ICMP_SWAPPED = {
     "ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule",
 }  # fmt: skip
 
+# icmp on i1: predicate -> (and/or, which operand is negated). Unsigned i1 is {0, 1}, signed {0, -1}.
+I1_ORDER = {
+    "ult": ("and", 0), "ule": ("or", 0), "ugt": ("and", 1), "uge": ("or", 1),
+    "slt": ("and", 1), "sle": ("or", 1), "sgt": ("and", 0), "sge": ("or", 0),
+}  # fmt: skip
+
 # llvm binary op -> (PTX mnemonic pattern with {s}/{u}/{b} + width, commutative)
 BINARY_OPS: dict[type[Operation], tuple[str, bool]] = {
     llvm.AddOp: ("add.s{w}", True),
@@ -361,7 +367,16 @@ class _FunctionEmitter:
         if ftype.is_variadic:
             self.fail(func, f"kernel @{func.sym_name.data} is variadic")
         header, directives = self.signature(func, name)
-        blocks = list(func.body.blocks)
+        # Unreachable blocks never run (LLVM deletes them); MLIR lets them use values no
+        # definition dominates, even their own later results, so they are not emitted at all.
+        order = reverse_post_order(func.body)
+        reachable = _reachable(func.body)
+        for block in order:
+            if block not in reachable:
+                for op in block.ops:
+                    if _handler(op) is None:
+                        self.fail(op, f"'{op.name}' is not supported by the PTX target{_lower_first_hint(op)}")
+        blocks = [b for b in func.body.blocks if b in reachable]
         for i, block in enumerate(blocks[1:], start=1):
             self.labels[block] = f"$L__BB{self.index}_{i}"
         for block in blocks[1:]:
@@ -374,7 +389,9 @@ class _FunctionEmitter:
         self.load_params(func, name)
         following = {b: blocks[i + 1] if i + 1 < len(blocks) else None for i, b in enumerate(blocks)}
         # Definitions before uses: visit blocks in reverse post-order, whatever their text order.
-        for block in reverse_post_order(func.body):
+        for block in order:
+            if block not in reachable:
+                continue
             self.next_block = following[block]
             for op in block.ops:
                 self.current = self.buckets[op] = []
@@ -476,9 +493,7 @@ class _FunctionEmitter:
             self.define(arg, [reg])
 
     def emit_op(self, op: Operation) -> None:
-        handler = next((_HANDLERS[t] for t in type(op).__mro__ if t in _HANDLERS), None)
-        if handler is None and isinstance(op, nvvm.SpecialRegister):
-            handler = _FunctionEmitter.special_register
+        handler = _handler(op)
         if handler is None:
             self.fail(op, f"'{op.name}' is not supported by the PTX target{_lower_first_hint(op)} (see "
                           "docs/lowering.md for the NVVM-level op set it emits)")
@@ -580,15 +595,21 @@ class _FunctionEmitter:
             else:
                 lhs_op, rhs_op = self.reg(op.lhs, i), self.reg_or_imm(op.rhs, i)
             if cls is RegClass.PRED:
-                if pred not in ("eq", "ne"):
-                    raise _Unsupported(f"predicate '{pred}' on i1 operands (only eq and ne)")
                 rhs_reg = self.as_reg(rhs_op)
                 if pred == "ne":
                     self.out(f"xor.pred {d}, {lhs_op}, {rhs_reg};")
-                else:
-                    tmp = self.new_reg(RegClass.PRED)
+                    continue
+                tmp = self.new_reg(RegClass.PRED)
+                if pred == "eq":
                     self.out(f"xor.pred {tmp}, {lhs_op}, {rhs_reg};")
                     self.out(f"not.pred {d}, {tmp};")
+                    continue
+                # i1 as unsigned is {0, 1}, as signed {0, -1}: each order is one operand negated
+                # and combined with the other (ult: !a & b, ule: !a | b, ...).
+                combine, negated = I1_ORDER[pred]
+                a, b = (lhs_op, rhs_reg) if negated == 0 else (rhs_reg, lhs_op)
+                self.out(f"not.pred {tmp}, {a};")
+                self.out(f"{combine}.pred {d}, {tmp}, {b};")
                 continue
             kind = "b" if pred in ("eq", "ne") else pred[0]
             self.out(f"setp.{ICMP_PTX[pred]}.{kind}{cls.bits} {d}, {lhs_op}, {rhs_op};")
@@ -996,6 +1017,28 @@ class _FunctionEmitter:
 
     def tcgen05_fence(self, op: nvvm.Tcgen05FenceOp) -> None:
         self.out(f"{isa.fence_mnemonic(op.kind.data is nvvm.FenceKind.before)};")
+
+
+def _handler(op: Operation) -> Callable[[_FunctionEmitter, Operation], None] | None:
+    handler = next((_HANDLERS[t] for t in type(op).__mro__ if t in _HANDLERS), None)
+    if handler is None and isinstance(op, nvvm.SpecialRegister):
+        return _FunctionEmitter.special_register
+    return handler
+
+
+def _reachable(region) -> set[Block]:  # type: ignore[no-untyped-def]
+    """The blocks of a function body reachable from its entry."""
+    entry = region.blocks.first
+    seen: set[Block] = set()
+    stack = [entry] if entry is not None else []
+    while stack:
+        block = stack.pop()
+        if block in seen:
+            continue
+        seen.add(block)
+        term = block.last_op
+        stack.extend(term.successors if term is not None else ())
+    return seen
 
 
 def _fold_binary(kind: type[Operation], cls: RegClass, a: Imm, b: Imm) -> Imm | None:

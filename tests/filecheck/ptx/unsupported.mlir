@@ -77,3 +77,14 @@ llvm.func @dynamic_offset(%t: i32, %o: i64) attributes {nvvm.kernel} {
   llvm.return
 }
 
+
+// -----
+
+// An unreachable block is not emitted, but an op outside the subset there is still reported.
+llvm.func @dead_float(%out: !llvm.ptr<1>, %a: f32) attributes {nvvm.kernel} {
+  llvm.return
+^dead:
+  // expected-error@+1 {{'llvm.fadd' is not supported by the PTX target}}
+  %b = llvm.fadd %a, %a : f32
+  llvm.br ^dead
+}
