@@ -254,3 +254,23 @@ def test_the_arithmetic_kernel_assembles() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "div.u32" in proc.stdout and "div.s32" not in proc.stdout
+
+
+def test_signed_i1_comparisons_read_true_as_minus_one() -> None:
+    """i1 is {0, -1} signed: the interpreter (the translation-validation oracle) must agree with PTX."""
+    from tmem_dialect.interpreter.ops.scalar import icmp
+
+    a = np.array([False, False, True, True])
+    b = np.array([False, True, False, True])
+    expected = {  # arith.cmpi / llvm.icmp predicate numbers
+        2: [False, False, True, False],  # slt: -1 < 0
+        3: [True, False, True, True],  # sle
+        4: [False, True, False, False],  # sgt: 0 > -1
+        5: [True, True, False, True],  # sge
+        6: [False, True, False, False],  # ult: 0 < 1
+        7: [True, True, False, True],  # ule
+        8: [False, False, True, False],  # ugt
+        9: [True, False, True, True],  # uge
+    }
+    for predicate, values in expected.items():
+        assert icmp(predicate, a, b).tolist() == values, predicate

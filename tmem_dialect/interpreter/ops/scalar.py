@@ -161,6 +161,8 @@ def icmp(predicate: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if predicate >= 6:
         a, b = V.unsigned(a), V.unsigned(b)
         predicate -= 4
+    elif predicate >= 2 and a.dtype == np.bool_:
+        a, b = -a.astype(np.int8), -b.astype(np.int8)  # signed i1: true is -1
     return _ICMP[predicate](a, b)
 
 
