@@ -388,6 +388,11 @@ class KernelAnalysis:
         self.findings = Findings()
         self._report = False
         self._local_fixes: dict[Node, list[tuple[Operation, Action]]] = {}
+        self._placed_at_cause = 0
+        # Waits placed away from their cause (in front of a loop), and the ops that wait right
+        # before themselves anyway, which makes such a wait redundant for them.
+        self._hoisted: set[tuple[Operation, Action]] = set()
+        self._waited_at_cause: set[tuple[Operation, Action]] = set()
         self._edge_masks: dict[Edge, int] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
@@ -492,6 +497,7 @@ class KernelAnalysis:
             # known) may make waits placed at single accesses redundant: solve once more with
             # them in place; the waits still needed come back.
             self._local_fixes_dropped()
+            self._waited_at_cause.clear()
             self.findings = Findings()
             self.solver = ForwardSolver(
                 self.cfg, self.solver.initial, self._transfer, self._edge, _join_states
@@ -499,6 +505,8 @@ class KernelAnalysis:
             self._report = False
             self.solver.run()
             self._report_pass()
+        if self.options.insert:
+            self._drop_idle_waits()
         self._check_static()
         self.findings.diagnostics.extend(self.fix_reasons.values())
         for table in (self.fixes_before, self.fixes_after):
@@ -514,6 +522,8 @@ class KernelAnalysis:
         shows: events per barrier interval, warps per op, the state at kernel exit."""
         self._report = True
         self._handoff_fixes = False
+        self._retiring: set[tuple[Operation, Action]] = set()
+        self._replayed = {(anchor, action) for anchor, actions in self.fixes_before.items() for action in actions}
         self._events: dict[Operation | None, dict[tuple[OpInfo, Operation | None], int]] = {}
         self._op_masks: dict[OpInfo, int] = {}
         self._node_masks: dict[Node, int] = {}
@@ -545,9 +555,22 @@ class KernelAnalysis:
     # ---- transfer ----------------------------------------------------------------------------
 
     def _transfer(self, node: Node, state: WarpStates) -> WarpStates:
+        # A wait placed at its cause retires accesses in the warp state that needed it, but the
+        # states of other warps and paths went through the op before it existed: run the node
+        # again until it adds none, so every state leaving it has the wait (each op gets a wait
+        # of a kind once, which bounds the reruns). The replay runs each node once, by design.
+        while True:
+            placed = self._placed_at_cause
+            out = self._transfer_once(node, state)
+            if self._report or self._placed_at_cause == placed:
+                return out
+
+    def _transfer_once(self, node: Node, state: WarpStates) -> WarpStates:
         for info in self.infos[node]:
             before = self.fixes_before.get(info.op)
             if before:
+                if self._report:
+                    self._note_retiring(info.op, before, state)
                 state = self._apply(before, state)
             if info.kind is not None and is_handoff(info.kind):
                 state = self._barrier(info, state)
@@ -558,6 +581,26 @@ class KernelAnalysis:
                 state = self._apply(after, state)
         # Ops a fix may be anchored at that carry no TMEM effect (loop ops, branch terminators).
         return state
+
+    def _note_retiring(self, anchor: Operation, actions: dict[Action, set[Rule]], state: WarpStates) -> None:
+        """Which placed waits retire an outstanding access on some path (the others go)."""
+        for action in actions:
+            kind = action.retires
+            if kind is not None and any(a.kind is kind for local, _ in state for a in local.outstanding):
+                self._retiring.add((anchor, action))
+
+    def _drop_idle_waits(self) -> None:
+        """Drop placed waits that retire nothing on any path of the final solution: a wait at its
+        cause may have made one placed earlier (before a handoff barrier) idle. Without effect
+        on any state, removing them changes nothing else. (Waits placed during the replay itself
+        were not seen by it: they stay.)"""
+        for anchor, actions in list(self.fixes_before.items()):
+            for action in [a for a in actions if a.retires is not None]:
+                if (anchor, action) in self._replayed and (anchor, action) not in self._retiring:
+                    del actions[action]
+                    self.fix_reasons.pop((anchor, action), None)
+            if not actions:
+                del self.fixes_before[anchor]
 
     def _apply(self, actions: dict[Action, set[Rule]], state: WarpStates) -> WarpStates:
         out = []
@@ -720,7 +763,7 @@ class KernelAnalysis:
                 self._report_same_thread(info, found)
             if self.options.insert or definite:
                 rule = (definite or found)[0][2].rule
-                anchor = self._wait_position(info, [a for a, _, _ in found], local)
+                anchor = self._wait_position(info, wait, [a for a, _, _ in found], local)
                 local = self._place_wait(anchor, info, wait, rule, local)
         return local
 
@@ -748,17 +791,39 @@ class KernelAnalysis:
                 self._requeue(anchor, action)
             else:
                 self._local_fixes.setdefault(self.cfg.node_of[anchor], []).append((anchor, action))
+                self._placed_at_cause += 1
         else:
             actions[action].add(rule)
-        if anchor is at.op:
-            return self._virtual(action, local)
-        return local
+        if anchor is not at.op:
+            self._hoisted.add((anchor, action))
+            return local
+        if (at.op, action) not in self._waited_at_cause:
+            self._waited_at_cause.add((at.op, action))
+            self._drop_hoisted_for(at.op, action)
+        return self._virtual(action, local)
 
-    def _wait_position(self, at: OpInfo, accesses: list[Access], local: Local) -> Operation:
+    def _drop_hoisted_for(self, op: Operation, action: Action) -> None:
+        """`op` waits right before itself after all (a later iteration of its loop needs that),
+        and that wait retires whatever a wait of the same kind hoisted in front of the loop did
+        for it. Drop such hoisted waits: solving the loop again brings one back if another op
+        still needs it. Each op does this once per wait kind, which bounds the restarts."""
+        entries = {loop.entry_op for loop in self.cfg.loops_of(op)}
+        for anchor, hoisted in list(self._hoisted):
+            if hoisted is not action or anchor not in entries:
+                continue
+            self._hoisted.discard((anchor, hoisted))
+            actions = self.fixes_before.get(anchor, {})
+            actions.pop(action, None)
+            if not actions:
+                self.fixes_before.pop(anchor, None)
+            self._requeue(anchor, action)
+
+    def _wait_position(self, at: OpInfo, wait: Wait, accesses: list[Access], local: Local) -> Operation:
         """Where one wait serving `at` costs least: for a dealloc of accesses issued before the
         last barrier, before that barrier (the other warps need their wait there anyway, rule 4);
-        else outside every loop that issued none of them; else right before `at`."""
-        if not self.options.insert:
+        else outside every loop that issued none of them (unless `at` needs its own wait anyway);
+        else right before `at`."""
+        if not self.options.insert or (at.op, Action.wait(wait)) in self._waited_at_cause:
             return at.op
         loops = self.cfg.loops_of(at.op)
         if at.kind is EffectKind.DEALLOC and all(a.escaped is not None for a in accesses):
@@ -953,7 +1018,7 @@ class KernelAnalysis:
             )
             diag.attach_note("the tcgen05.ld", pending[0].info.op)
             self.findings.add(("register-use", info.op), diag)
-        anchor = self._wait_position(info, pending, local)
+        anchor = self._wait_position(info, Wait.LD, pending, local)
         return self._place_wait(anchor, info, Wait.LD, REGISTER_USE, local)
 
     # ---- barriers ----------------------------------------------------------------------------

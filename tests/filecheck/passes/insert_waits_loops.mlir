@@ -186,3 +186,40 @@ func.func @while_loop(%limit: i32) attributes {tcgen05.kernel, tcgen05.reqntid =
   tcgen05.dealloc %t, 32
   func.return
 }
+
+// -----
+
+// A store before the loop and a read-modify-write of the same cells in the body: the body needs
+// a wait::st before its ld on every iteration, and that wait also covers the store before the
+// loop, so none goes in front of the loop (found by review: one used to be hoisted there too).
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+// CHECK-LABEL: func.func @carried
+// CHECK:       tcgen05.st
+// CHECK-NEXT:  scf.for
+// CHECK-NEXT:  tcgen05.wait store {tmem.rule = "rule 2 (store completion)"}
+// CHECK-NEXT:  tcgen05.ld
+// CHECK-NEXT:  arith.addi
+// CHECK-NEXT:  tcgen05.wait load {tmem.rule = "rule 1 (anti-dependency)"}
+// CHECK-NEXT:  tcgen05.st
+// CHECK-NEXT:  scf.yield
+// CHECK-NEXT:  }
+// CHECK-NEXT:  tcgen05.wait store {tmem.rule = "rule 4 (dealloc)"}
+// CHECK-NEXT:  tcgen05.dealloc
+func.func @carried(%n: index) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant dense<1> : vector<4xi32>
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  tcgen05.alloc %s, 32 : !llvm.ptr<3>
+  %t = llvm.load %s : !llvm.ptr<3> -> i32
+  tcgen05.st %init, %t shape_32x32b x4 : vector<4xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (vector<4xi32>) {
+    %v = tcgen05.ld %t shape_32x32b x4 : vector<4xi32>
+    %w = arith.addi %v, %acc : vector<4xi32>
+    tcgen05.st %w, %t shape_32x32b x4 : vector<4xi32>
+    scf.yield %w : vector<4xi32>
+  }
+  tcgen05.dealloc %t, 32
+  func.return
+}
