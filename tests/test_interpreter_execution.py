@@ -205,6 +205,25 @@ def test_out_of_bounds_store_is_an_error_not_a_crash() -> None:
     assert "thread" in result.errors[0].message
 
 
+def test_out_of_range_vector_position_is_poison_not_a_crash() -> None:
+    """Threads 4.. extract and insert past a vector<4xi32>: LLVM makes the result poison (the
+    model: 0) and says so; threads 0..3 get their element (found by review: an IndexError)."""
+    result = run("""
+  %k = arith.constant dense<[10, 20, 30, 40]> : vector<4xi32>
+  %e = llvm.extractelement %k[%tid : i32] : vector<4xi32>
+  %v = llvm.insertelement %c1_i32, %k[%tid : i32] : vector<4xi32>
+  %f = vector.extract %v[%t] : i32 from vector<4xi32>
+  %sum = arith.addi %e, %f : i32
+  memref.store %sum, %out[%t] : memref<64xi32>""")
+    assert not result.errors, result.render()
+    # One warning per op and warp: 3 ops, 2 warps.
+    assert len(result.warnings) == 6 and all("the result is poison" in w.message for w in result.warnings)
+    assert "position 4 is out of range for 4 elements in warp 0 (thread 4)" in result.warnings[0].message
+    expected = np.zeros(64, np.int32)
+    expected[:4] = [11, 21, 31, 41]
+    assert (result.args[0] == expected).all()
+
+
 def test_division_by_zero_is_reported() -> None:
     result = run("""
   %q = arith.divsi %c1_i32, %tid : i32

@@ -53,26 +53,64 @@ def _positions(w: WarpInterpreter, mixed: list[SSAValue | int]) -> list:
     return [p if isinstance(p, int) else w.env[p] for p in mixed]
 
 
-def _take(vec: np.ndarray, positions: list) -> np.ndarray:
+def _in_range(w: WarpInterpreter, op: Operation, vec: np.ndarray, positions: list) -> tuple[list, np.ndarray]:
+    """Positions clamped into the vector, and the lanes where one was out of range: there the
+    result is poison (LLVM and the vector dialect alike), modelled as 0 and reported."""
+    poison = np.zeros(V.WARP, dtype=bool)
+    clamped: list = []
+    for d, p in enumerate(positions):
+        extent = vec.shape[1 + d]
+        if isinstance(p, int):
+            clamped.append(p)
+            continue
+        p = p.astype(np.int64)
+        bad = (p < 0) | (p >= extent)
+        if bad.any():
+            poison |= bad
+            active = bad & V.lane_mask(w.mask, bad)
+            if active.any():
+                lane = int(np.argmax(active))
+                w.machine.report(
+                    "poison",
+                    "warning",
+                    op,
+                    f"position {int(p[lane])} is out of range for {extent} elements in warp {w.warp} "
+                    f"(thread {w.thread_id(lane)}): the result is poison (modelled as 0)",
+                    key=w.warp,
+                )
+            p = np.clip(p, 0, extent - 1)
+        clamped.append(p)
+    return clamped, poison
+
+
+def _zero_lanes(value: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    if not lanes.any():
+        return value
+    return np.where(lanes.reshape((V.WARP,) + (1,) * (value.ndim - 1)), np.zeros_like(value), value)
+
+
+def _take(w: WarpInterpreter, op: Operation, vec: np.ndarray, positions: list) -> np.ndarray:
     """vec[lane, p0, p1, ...] with static or per-lane positions."""
+    positions, poison = _in_range(w, op, vec, positions)
     out = vec
     for p in positions:
         if isinstance(p, int):
             out = out[:, p]
         else:
-            idx = p.astype(np.int64).reshape((V.WARP,) + (1,) * (out.ndim - 1))
+            idx = p.reshape((V.WARP,) + (1,) * (out.ndim - 1))
             out = np.take_along_axis(out, idx, axis=1)[:, 0]
-    return out
+    return _zero_lanes(out, poison)
 
 
-def _put(vec: np.ndarray, positions: list, value: np.ndarray) -> np.ndarray:
+def _put(w: WarpInterpreter, op: Operation, vec: np.ndarray, positions: list, value: np.ndarray) -> np.ndarray:
+    positions, poison = _in_range(w, op, vec, positions)
     out = np.array(vec, copy=True)
     lanes = np.arange(V.WARP)
     index: list = [lanes]
     for p in positions:
-        index.append(np.full(V.WARP, p) if isinstance(p, int) else p.astype(np.int64))
+        index.append(np.full(V.WARP, p) if isinstance(p, int) else p)
     out[tuple(index)] = value
-    return out
+    return _zero_lanes(out, poison)
 
 
 @register_impls
@@ -126,12 +164,12 @@ class MemoryFunctions(InterpreterFunctions):
 
     @impl(vector.ExtractOp)
     def run_extract(self, w: WarpInterpreter, op: vector.ExtractOp, args: PythonValues):
-        return (_take(args[0], _positions(w, op.get_mixed_position())),)
+        return (_take(w, op, args[0], _positions(w, op.get_mixed_position())),)
 
     @impl(vector.InsertOp)
     def run_insert(self, w: WarpInterpreter, op: vector.InsertOp, args: PythonValues):
         source, dest = args[0], args[1]
-        return (_put(dest, _positions(w, op.get_mixed_position()), source),)
+        return (_put(w, op, dest, _positions(w, op.get_mixed_position()), source),)
 
     @impl(vector.ShuffleOp)
     def run_shuffle(self, w: WarpInterpreter, op: vector.ShuffleOp, args: PythonValues):
@@ -209,12 +247,12 @@ class MemoryFunctions(InterpreterFunctions):
     @impl(llvm.InsertElementOp)
     def run_insertelement(self, w: WarpInterpreter, op: llvm.InsertElementOp, args: PythonValues):
         vec, value, position = args
-        return (_put(vec, [position], value),)
+        return (_put(w, op, vec, [position], value),)
 
     @impl(llvm_ext.ExtractElementOp)
     def run_extractelement(self, w: WarpInterpreter, op: llvm_ext.ExtractElementOp, args: PythonValues):
         vec, position = args
-        return (_take(vec, [position]),)
+        return (_take(w, op, vec, [position]),)
 
     @impl(llvm.ShuffleVectorOp)
     def run_shufflevector(self, w: WarpInterpreter, op: llvm.ShuffleVectorOp, args: PythonValues):
