@@ -350,10 +350,7 @@ class _FunctionEmitter:
         return self.materialize(operand, self.current)
 
     def address(self, value: SSAValue) -> str:
-        found = self.operand(value)
-        if isinstance(found, Address):
-            return f"[{found}]"
-        return f"[{self.reg(value)}]"
+        return self.access_address(value, 0)
 
     # ---- driver ------------------------------------------------------------------------------
 
@@ -800,9 +797,14 @@ class _FunctionEmitter:
     def access_address(self, pointer: SSAValue, byte_offset: int) -> str:
         found = self.operand(pointer)
         if isinstance(found, Address):
-            return f"[{Address(found.cls, found.base, found.offset + byte_offset)}]"
-        reg = self.reg(pointer)
-        return f"[{Address(reg.cls, reg, byte_offset)}]"
+            address = Address(found.cls, found.base, found.offset + byte_offset)
+        else:
+            reg = self.reg(pointer)
+            address = Address(reg.cls, reg, byte_offset)
+        if not -(2**31) <= address.offset < 2**31:
+            # The immediate of `[reg+imm]` is 32-bit: a wider offset is added in a register.
+            return f"[{self.as_reg(address)}]"
+        return f"[{address}]"
 
     def load(self, op: llvm.LoadOp) -> None:
         if op.ordering.value.data != 0:
