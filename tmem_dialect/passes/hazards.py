@@ -391,7 +391,7 @@ class KernelAnalysis:
         self._placed_at_cause = 0
         # Waits placed away from their cause (in front of a loop), and the ops that wait right
         # before themselves anyway, which makes such a wait redundant for them.
-        self._hoisted: set[tuple[Operation, Action]] = set()
+        self._hoisted: dict[Operation, set[Action]] = {}
         self._waited_at_cause: set[tuple[Operation, Action]] = set()
         self._edge_masks: dict[Edge, int] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
@@ -795,7 +795,7 @@ class KernelAnalysis:
         else:
             actions[action].add(rule)
         if anchor is not at.op:
-            self._hoisted.add((anchor, action))
+            self._hoisted.setdefault(anchor, set()).add(action)
             return local
         if (at.op, action) not in self._waited_at_cause:
             self._waited_at_cause.add((at.op, action))
@@ -807,11 +807,12 @@ class KernelAnalysis:
         and that wait retires whatever a wait of the same kind hoisted in front of the loop did
         for it. Drop such hoisted waits: solving the loop again brings one back if another op
         still needs it. Each op does this once per wait kind, which bounds the restarts."""
-        entries = {loop.entry_op for loop in self.cfg.loops_of(op)}
-        for anchor, hoisted in list(self._hoisted):
-            if hoisted is not action or anchor not in entries:
+        for loop in self.cfg.loops_of(op):
+            anchor = loop.entry_op
+            hoisted = self._hoisted.get(anchor) if anchor is not None else None
+            if hoisted is None or action not in hoisted:
                 continue
-            self._hoisted.discard((anchor, hoisted))
+            hoisted.discard(action)
             actions = self.fixes_before.get(anchor, {})
             actions.pop(action, None)
             if not actions:

@@ -44,7 +44,8 @@ def insert_waits(module: Operation, options: Options) -> list[Fix]:
             analysis = KernelAnalysis(function, options)
             warnings.extend(unanalysed(function, analysis.cfg, callees))
             fixes = analysis.run().fixes
-        _materialize(function, fixes)
+            del analysis
+            _materialize(function, fixes)
         inserted.extend(fixes)
     emit_all_or_raise(warnings)
     return inserted
