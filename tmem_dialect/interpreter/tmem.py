@@ -130,15 +130,6 @@ class CellSet:
         width = self.rect[1].stop - self.rect[1].start
         return (self.rect[0].start + pos // width) * COLUMNS + self.rect[1].start + pos % width
 
-    @property
-    def inside(self) -> bool:
-        """Every cell lies inside the 128 x 512 TMEM."""
-        (l0, l1), (c0, c1) = self.lane_range, self.col_range
-        return l0 >= 0 and l1 < LANES and c0 >= 0 and c1 < COLUMNS
-
-    def select(self, keep: np.ndarray) -> CellSet:
-        return CellSet.of(self.lanes[keep], self.cols[keep], self.threads[keep])
-
 
 @dataclass
 class AccessRecord:
