@@ -737,3 +737,73 @@ def test_bad_budget_is_a_diagnostic_not_a_traceback() -> None:
     assert out.returncode == 1
     assert "register budget per message must be at least 1" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+RANK0_TILE = """
+func.func @k(%b: i32) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  %buf = tcgen05.decl_buffer %b : !tcgen05.tmem<f32, S[1 : 1@TCol]>
+  %r = tcgen05.tile_load %buf [] [] frag <S[1 : 1@laneid]> : !tcgen05.tmem<f32, S[1 : 1@TCol]> -> vector<1xf32>
+  func.return
+}
+"""
+
+
+def test_rank0_tile_is_a_diagnostic_at_the_op() -> None:
+    """A rank-0 buffer (one element, empty region) used to stop the pass with numpy's
+    'multiple indices are not supported for 0d arrays' and no location."""
+    out = tmem_opt("-p", "tmem-assign-lanes", stdin=RANK0_TILE)
+    assert out.returncode == 1
+    assert "<stdin>:4:3: error: no tcgen05.ld shape can move element []" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and "0d arrays" not in out.stderr
+
+
+TWO_MIDDLE_WARPS = """
+llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+func.func @k(%in: memref<4096xf32>, %out: memref<4096xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  %c0_i32 = arith.constant 0 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c32 = arith.constant 32 : index
+  %lane32 = arith.constant 2097152 : i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5_i32 : i32
+  %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
+  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %at32 = arith.addi %base, %lane32 : i32
+  %buf = tcgen05.decl_buffer %at32 : !tcgen05.tmem<64x32xf32, S[(64, 32) : (1@TLane, 1@TCol)]>
+  %t = arith.index_cast %tid : i32 to index
+  %first = arith.muli %t, %c32 : index
+  %mine = vector.load %in[%first] : memref<4096xf32>, vector<32xf32>
+  tcgen05.tile_store %mine, %buf [0, 0] [64, 32] frag <S[(2, 32, 32) : (1@warpid, 1@laneid, 1)] + 1@warpid> : vector<32xf32>, !tcgen05.tmem<64x32xf32, S[(64, 32) : (1@TLane, 1@TCol)]>
+  tcgen05.wait store
+  %back = tcgen05.tile_load %buf [0, 0] [64, 32] frag <S[(2, 32, 32) : (1@warpid, 1@laneid, 1)] + 1@warpid> : !tcgen05.tmem<64x32xf32, S[(64, 32) : (1@TLane, 1@TCol)]> -> vector<32xf32>
+  tcgen05.wait load
+  vector.store %back, %out[%first] : memref<4096xf32>, vector<32xf32>
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 32
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["tmem-pipeline", "tmem-pipeline,convert-tcgen05-to-nvvm"])
+def test_tile_of_warps_1_and_2_runs_the_same_before_and_after(pipeline: str) -> None:
+    """Warps 0 and 3 hold no element of the tile: the interpreter ran their empty tile access
+    as an access of lane 0 and stopped with an internal error; now they move nothing (and the
+    pass's code loads zeros), so the kernel runs the same before and after the pipeline."""
+    from tmem_dialect.interpreter.validation import validate
+
+    data = np.arange(1, 4097, dtype=np.float32)
+    result = validate(TWO_MIDDLE_WARPS, pipeline, args=[data, np.zeros(4096, np.float32)])
+    assert not result.before.errors and not result.after.errors, result.before.render()
+    assert result.ok, result.differences
+    expected = np.where((np.arange(4096) // 1024) % 3 == 0, 0, data)
+    assert (result.before.args[1] == expected).all()

@@ -162,6 +162,21 @@ def taddr_column(taddr: int) -> int:
     return taddr & COLUMN_MASK
 
 
+def taddr_step(offset: int) -> tuple[int, int]:
+    """A constant added to a TMEM address, as a signed (lanes, columns) step.
+
+    The add is on the whole 32-bit address, so the constant is a signed 32-bit distance; its
+    column part is taken in [-32768, 32768) and the rest is lanes: -1 is one column left (not
+    lane 65535, column 65535), -1048576 is 16 lanes up, 65535 is one lane down and a column left.
+    """
+    off = ((offset + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    lanes, columns = off >> LANE_SHIFT, off & COLUMN_MASK
+    if columns > COLUMN_MASK >> 1:
+        columns -= COLUMN_MASK + 1
+        lanes += 1
+    return lanes, columns
+
+
 def warp_lane_base(warp: int) -> int:
     """First TMEM lane warp `warp` of the CTA may access: 32 * (warp % 4)."""
     return LANES_PER_WARP * (warp % WARPS_PER_WARPGROUP)
@@ -291,11 +306,7 @@ def footprint(
     cols = num * shape.cols_per_num * (2 if packed else 1)
     if not shape.needs_half_split_offset:
         return Footprint(((0, shape.lanes),), ((0, cols),))
-    off = (((offset or 0) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
-    lane_off, col_off = off >> LANE_SHIFT, off & COLUMN_MASK
-    if col_off > COLUMN_MASK >> 1:
-        col_off -= COLUMN_MASK + 1
-        lane_off += 1
+    lane_off, col_off = taddr_step(offset or 0)
     return Footprint(
         ((0, 16), (lane_off, lane_off + 16)),
         ((0, cols), (col_off, col_off + cols)),

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from enum import auto
 from math import prod
 
+import numpy as np
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -638,8 +639,12 @@ class FenceOp(IRDLOperation, TMEMEffectOp):
 
 
 def column_offset_of(taddr: SSAValue) -> tuple[SSAValue, int, int]:
-    """Peel `base + constant` additions: (base value, lane offset, column offset)."""
-    lane = col = 0
+    """Peel `base + constant` additions: (base value, lane offset, column offset).
+
+    The constants are summed as 32-bit address distances and then split into a signed lane
+    and column step (`isa.taddr_step`), so `base + 64 + -32` is column 32, lane 0.
+    """
+    total = 0
     while isinstance(owner := taddr.owner, arith.AddiOp):
         const, other = None, None
         for a, b in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
@@ -648,9 +653,9 @@ def column_offset_of(taddr: SSAValue) -> tuple[SSAValue, int, int]:
                 break
         if const is None or other is None:
             break
-        lane += isa.taddr_lane(const)
-        col += isa.taddr_column(const)
+        total += const
         taddr = other
+    lane, col = isa.taddr_step(total)
     return taddr, lane, col
 
 
@@ -689,6 +694,10 @@ class DeclBufferOp(IRDLOperation):
     def verify_(self) -> None:
         base, lane_off, col_off = column_offset_of(self.taddr)
         layout = self.buffer_type.tile_layout
+        if lane_off < 0:
+            raise VerifyException(
+                f"buffer starts at TMEM lane {lane_off} of its base address, before lane 0"
+            )
         if lane_off + layout.span(TLANE) > isa.TMEM_LANES:
             raise VerifyException(
                 f"buffer reaches TMEM lane {lane_off + layout.span(TLANE) - 1}, beyond the "
@@ -698,6 +707,10 @@ class DeclBufferOp(IRDLOperation):
         if not allocs:
             return
         ncols = max(a.ncols.value.data for a in allocs)
+        if col_off < 0:
+            raise VerifyException(
+                f"buffer starts at column {col_off} of its allocation, before the allocation's first column"
+            )
         needed = col_off + layout.span(TCOL)
         if needed > ncols:
             raise VerifyException(
@@ -744,6 +757,25 @@ class _TileOp(IRDLOperation):
     @property
     def region_sizes(self) -> tuple[int, ...]:
         return tuple(self.sizes.get_values())
+
+    def buffer_indices(self) -> np.ndarray:
+        """The buffer's flat (row-major) index of each region element, in region row-major order.
+
+        A rank-0 buffer has one element and an empty region: index 0.
+        """
+        sizes, offsets = self.region_sizes, self.region_offsets
+        if not sizes:
+            return np.zeros(1, dtype=np.int64)
+        coords = np.unravel_index(np.arange(prod(sizes), dtype=np.int64), sizes)
+        return np.ravel_multi_index(
+            tuple(c + o for c, o in zip(coords, offsets)), self.buffer_type.get_shape()
+        ).astype(np.int64)
+
+    def region_element(self, index: int) -> tuple[int, ...]:
+        """The buffer coordinates of the index-th region element (row-major)."""
+        sizes = self.region_sizes
+        coords = np.unravel_index(index, sizes) if sizes else ()
+        return tuple(int(c) + o for c, o in zip(coords, self.region_offsets))
 
     @property
     def fragment_layout(self) -> TileLayout | None:

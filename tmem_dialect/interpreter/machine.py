@@ -331,7 +331,8 @@ class Machine:
                 return access.flat, valid
         lanes, cols, threads, flat = access.lanes, access.cols, access.threads, access.flat
         quarter = isa.lane_quarter(w.warp_in_cta)
-        if access.lane_range[0] < quarter.start or access.lane_range[1] >= quarter.stop:
+        # An empty access (a warp with no element of a tile) has no lane range to check.
+        if access.size and (access.lane_range[0] < quarter.start or access.lane_range[1] >= quarter.stop):
             outside = (lanes < quarter.start) | (lanes >= quarter.stop)
             i = int(np.argmax(outside))
             self.report(

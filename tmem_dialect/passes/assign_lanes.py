@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from math import prod
 
 import numpy as np
 from xdsl.context import Context
@@ -118,12 +117,8 @@ class _Analysis:
     def plan_tile(self, decl: tcgen05.DeclBufferOp, decl_lane: int, frag: TileLayout) -> TilePlan | Diagnostic:
         op = self.op
         buffer = op.buffer_type
-        sizes, offsets = op.region_sizes, op.region_offsets
-        region_flat = np.arange(prod(sizes), dtype=np.int64)
-        region_coords = np.unravel_index(region_flat, sizes)
-        buffer_flat = np.ravel_multi_index(
-            tuple(c + o for c, o in zip(region_coords, offsets)), buffer.get_shape()
-        )
+        buffer_flat = op.buffer_indices()
+        region_flat = np.arange(buffer_flat.size, dtype=np.int64)
         tmem = buffer.tile_layout.shard_coords(buffer_flat)
         regs = frag.shard_coords(region_flat)
         zeros = np.zeros_like(region_flat)
@@ -195,8 +190,7 @@ class _Analysis:
         return None
 
     def element_name(self, element: int) -> str:
-        coords = np.unravel_index(element, self.op.region_sizes)
-        return "[" + ", ".join(str(int(c) + o) for c, o in zip(coords, self.op.region_offsets)) + "]"
+        return "[" + ", ".join(str(c) for c in self.op.region_element(element)) + "]"
 
     def failure(self, quarter: int, cells: WarpCells, failure: Failure) -> Diagnostic:
         base = isa.warp_lane_base(quarter)

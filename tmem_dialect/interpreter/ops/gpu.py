@@ -9,7 +9,6 @@ the part of the fragment that its lane quarter holds.
 
 from __future__ import annotations
 
-from math import prod
 
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, OpImplResult, PythonValues, impl, register_impls
@@ -132,14 +131,11 @@ def _compute_tile_map(op: tcgen05._TileOp, quarter: int):
     """For warp `quarter` of the warpgroup: (TMEM lane, column) offsets and (thread, register) pairs."""
     buffer_type = op.buffer_type
     layout = buffer_type.tile_layout
-    shape = buffer_type.get_shape()
-    offsets, sizes = op.region_offsets, op.region_sizes
     frag = op.fragment_layout
     assert frag is not None
-    n = prod(sizes)
+    in_buffer = op.buffer_indices()
+    n = in_buffer.size
     region = np.arange(n, dtype=np.int64)
-    coords = np.unravel_index(region, sizes)
-    in_buffer = np.ravel_multi_index(tuple(c + o for c, o in zip(coords, offsets)), shape)
     tmem = layout.shard_coords(in_buffer)
     regs = frag.shard_coords(region)
     zero = np.zeros(n, dtype=np.int64)
