@@ -1214,7 +1214,7 @@ class KernelAnalysis:
             )
         rest = info.rest
         if rest is not None and rest.constant is not None and rest.constant != 0:
-            lanes, cols = isa.taddr_lane(rest.constant), isa.taddr_column(rest.constant)
+            lanes, cols = isa.taddr_step(rest.constant)
             self.findings.add(
                 ("dealloc-offset", op),
                 error(op, "tcgen05.dealloc must get the address tcgen05.alloc returned; this one is "

@@ -231,6 +231,23 @@ func.func @offset_address() attributes {tcgen05.kernel, tcgen05.reqntid = array<
 
 llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 
+// A negative offset is a signed distance: one column left, not lane 65535 and column 65535.
+func.func @offset_address_back() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
+  %c-1 = arith.constant -1 : i32
+  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
+  // expected-note@+1 {{the allocation}}
+  tcgen05.alloc %s, 64 : !llvm.ptr<3>
+  %a = llvm.load %s : !llvm.ptr<3> -> i32
+  %b = arith.addi %a, %c-1 : i32
+  // expected-error@+1 {{tcgen05.dealloc must get the address tcgen05.alloc returned; this one is offset by 0 lanes and -1 columns}}
+  tcgen05.dealloc %b, 64
+  func.return
+}
+
+// -----
+
+llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
 // The freed address comes from a kernel argument: which allocation is it?
 func.func @unknown_dealloc(%t: i32) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
   %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
