@@ -67,6 +67,14 @@ def test_threads_kernel_and_cta_pair_options(capsys) -> None:
         (["EXAMPLE", "--arg", "i32:4=abc"], "is not a number"),
         (["EXAMPLE"], "the kernel takes 1 arguments, the run passes 0"),
         (["EXAMPLE", "--ptx-version", "nine"], "a PTX version looks like 8.6"),
+        (["EXAMPLE", "--arg", "i8:128=300"], "300 does not fit in i8 (-128 .. 127)"),
+        (["EXAMPLE", "--arg", "i32:128=1.5"], "'1.5' is not an integer (i32 elements)"),
+        (["EXAMPLE", "--arg", "i32:128=nan"], "'nan' is not an integer"),
+        (["EXAMPLE", "--arg", "i32:128=1e400"], "'1e400' is not an integer"),
+        (["EXAMPLE", "--arg", "f16:128=1e10"], "1e10 overflows f16"),
+        (["EXAMPLE", "--arg", "i1:128=2"], "an i1 value is 0 or 1"),
+        (["EXAMPLE", "--arg", "i8:300=iota"], "iota up to 299 does not fit in i8"),
+        (["EXAMPLE", "--arg", "i32:99999999999999"], "too large a buffer"),
     ],
 )
 def test_bad_input_is_one_line_never_a_traceback(capsys, args, message) -> None:
@@ -100,3 +108,43 @@ def test_parse_arg_forms() -> None:
     assert parse_arg("i16:2").dtype == np.int16
     assert parse_arg("i64=5") == 5 and parse_arg("i64=5").dtype == np.int64
     assert parse_arg("i32:2=0x10").tolist() == [16, 16]
+
+
+def test_non_utf8_input_is_a_one_line_error(tmp_path, capsys) -> None:
+    bad = tmp_path / "bin.mlir"
+    bad.write_bytes(b"\xc3\x28garbage")
+    assert tmem_run(str(bad)) == 1
+    _, err = capsys.readouterr()
+    assert f"input file '{bad}' is not UTF-8 text (byte 0xc3 at offset 0)" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_max_ops_must_be_positive(value, capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        TmemRun([str(EXAMPLES / "nvvm_roundtrip.mlir"), "--max-ops", value])
+    assert e.value.code == 2
+    assert f"must be at least 1, got {value}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args", [["missing.mlir"], ["EXAMPLE", "--arg", "i8:4=300"], ["EXAMPLE", "--ptx-version", "x"]]
+)
+def test_json_errors_before_the_run_are_still_json(args, capsys) -> None:
+    args = [str(EXAMPLES / "nvvm_roundtrip.mlir") if a == "EXAMPLE" else a for a in args]
+    assert tmem_run(*args, "--json") == 1
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["args"] == [] and len(data["errors"]) == 1
+    assert data["errors"][0]["message"] in err
+
+
+def test_json_is_strict_with_nan_and_infinity(capsys) -> None:
+    path = str(EXAMPLES / "nvvm_roundtrip.mlir")
+    assert tmem_run(path, "--arg", "f32:2=inf", "--arg", "f32:2=nan", "--json") == 1
+    out, _ = capsys.readouterr()
+
+    def reject(constant):
+        raise ValueError(constant)
+
+    data = json.loads(out, parse_constant=reject)  # NaN/Infinity are not JSON
+    assert data["args"] == [["inf", "inf"], ["nan", "nan"]]

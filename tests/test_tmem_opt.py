@@ -77,6 +77,11 @@ BAD_INPUTS = [
     ("unclosed region", "func.func @k() {\n  func.return\n", "<FILE>:3:1: error: expected an operation, a block label (^bb) or '}'"),
     ("empty", "", "error"),
     ("stray character", "`\n", "<FILE>:1:1: error: Unexpected character"),
+    (
+        "integer literal of more than 4300 digits",
+        "func.func @k() {\n  %a = arith.constant " + "9" * 5000 + " : i32\n  func.return\n}\n",
+        "<FILE>:2:23: error: integer literal too long (5000 digits",
+    ),
     ("named location", 'func.func @k(%a: i32) {\n  tcgen05.dealloc %a, 48 loc("n"("src.py":4:2))\n  func.return\n}\n', "src.py:4:2: error: nCols"),
 ]
 
@@ -242,3 +247,129 @@ def test_an_unterminated_string_is_a_diagnostic_not_a_hang(tmp_path: Path) -> No
     result = subprocess.run([*tmem_opt(), str(src)], capture_output=True, text=True, timeout=300)
     assert_clean_failure(result)
     assert f"{src}:2:6: error: End of file reached before closing string literal." in result.stderr
+
+
+@pytest.mark.parametrize("args", [["-p", "tmem-verify{"], ["-p", ",,"], ["-t", "ptx{"], ["-p", "tmem-verify{a=1"]])
+def test_a_malformed_pipeline_or_target_spec_is_an_error_not_a_traceback(args: list[str], tmp_path: Path) -> None:
+    good = tmp_path / "good.mlir"
+    good.write_text(GOOD)
+    result = run(str(good), *args)
+    assert_clean_failure(result)
+    assert result.returncode == 1
+    assert "tmem-opt: error: malformed pass pipeline or target specification" in result.stderr
+
+
+def test_non_utf8_stdin() -> None:
+    result = subprocess.run([*tmem_opt(), "-"], input=b"\xc3\x28 junk\n", capture_output=True)
+    assert result.returncode == 1
+    assert b"standard input is not UTF-8 text (byte 0xc3 at offset 0)" in result.stderr
+    assert b"Traceback" not in result.stderr
+
+
+def test_output_through_a_symlink_writes_its_target(tmp_path: Path) -> None:
+    src = tmp_path / "in.mlir"
+    src.write_text(GOOD)
+    real = tmp_path / "real.mlir"
+    link = tmp_path / "link.mlir"
+    link.symlink_to(real)
+    assert run(str(src), "-o", str(link)).returncode == 0
+    assert link.is_symlink() and "tcgen05.wait load" in real.read_text()
+
+
+def test_output_to_a_fifo_is_written_in_place_not_replaced(tmp_path: Path) -> None:
+    """-o /dev/null once replaced the device node with a regular file (rename over it)."""
+    import threading
+
+    src = tmp_path / "in.mlir"
+    src.write_text(GOOD)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    result = run(str(src), "-o", str(fifo))
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "tcgen05.wait load" in received[0]
+    import stat
+
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def _fake_ptxas(tmp_path: Path, body: bytes | str, executable: bool = True) -> str:
+    script = tmp_path / "fake-ptxas"
+    script.write_bytes(body if isinstance(body, bytes) else body.encode())
+    if executable:
+        script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("#!/bin/sh\nexit 139\n", "ptxas failed: '<EXE>' exited with status 139 and printed nothing"),
+        ("#!/bin/sh\nkill -SEGV $$\n", "was killed by SIGSEGV and printed nothing"),
+        (b"\x7fELF not really", "--ptxas-check: could not run ptxas '<EXE>': Exec format error"),
+        ("#!/nonexistent/interpreter\n", "--ptxas-check: could not run ptxas '<EXE>'"),
+        (b"#!/bin/sh\nprintf 'ptxas fatal   : \\377\\376 broken\\n' >&2; exit 1\n", "error: ptxas: \ufffd\ufffd broken"),
+    ],
+    ids=["exit-status", "signal", "exec-format", "bad-interpreter", "non-utf8-output"],
+)
+def test_a_broken_ptxas_is_reported_as_such(body, expected: str, tmp_path: Path) -> None:
+    exe = _fake_ptxas(tmp_path, body)
+    out = tmp_path / "out.ptx"
+    env = {k: v for k, v in os.environ.items() if k != "TMEM_TRACEBACK"} | {"PTXAS": exe}
+    result = subprocess.run(
+        [*tmem_opt(), str(EXAMPLES / "nvvm_roundtrip.mlir"), "-t", "ptx", "--ptxas-check", "-o", str(out)],
+        capture_output=True, text=True, env=env,
+    )
+    assert_clean_failure(result)
+    assert result.returncode == 1
+    assert expected.replace("<EXE>", exe) in result.stderr
+    assert "could not write output file" not in result.stderr
+    assert not out.exists()
+
+
+def test_ptxas_override_that_does_not_exist_is_named(tmp_path: Path) -> None:
+    env = dict(os.environ, PTXAS=str(tmp_path / "no-ptxas"))
+    result = subprocess.run(
+        [*tmem_opt(), str(EXAMPLES / "nvvm_roundtrip.mlir"), "-t", "ptx", "--ptxas-check"],
+        capture_output=True, text=True, env=env,
+    )
+    assert_clean_failure(result)
+    assert f"$PTXAS is '{tmp_path / 'no-ptxas'}', which is not an executable file" in result.stderr
+
+
+def test_a_bad_ptx_target_configuration_is_reported_once(tmp_path: Path) -> None:
+    nvvm = (EXAMPLES / "nvvm_roundtrip.mlir").read_text()
+    src = tmp_path / "two.mlir"
+    src.write_text(nvvm + "// -----\n" + nvvm)
+    out = tmp_path / "out.ptx"
+    for args, message in [
+        (["--ptx-arch", "sm_90"], "tmem-opt: error: -t ptx: target sm_90 has no tcgen05 instructions"),
+        (["--ptx-version", "7.0"], "tmem-opt: error: -t ptx: target sm_100a needs PTX ISA 8.6 or later, got 7.0"),
+    ]:
+        result = run(str(src), "--split-input-file", "-t", "ptx", *args, "-o", str(out))
+        assert_clean_failure(result)
+        assert result.stderr.count(message) == 1, result.stderr
+        assert not out.exists()
+
+
+def test_ptx_options_without_the_ptx_target_warn(tmp_path: Path) -> None:
+    src = tmp_path / "in.mlir"
+    src.write_text(GOOD)
+    result = run(str(src), "--ptxas-check")
+    assert result.returncode == 0
+    assert "tmem-opt: warning: --ptxas-check has no effect without -t ptx" in result.stderr
+
+
+def test_an_unregistered_op_is_named_by_its_own_name_when_lowering(tmp_path: Path) -> None:
+    src = tmp_path / "in.mlir"
+    src.write_text('llvm.func @k() attributes {nvvm.kernel} {\n  "foo.bar"() : () -> ()\n  llvm.return\n}\n')
+    result = run(str(src), "--allow-unregistered-dialect", "-t", "ptx")
+    assert_clean_failure(result)
+    assert f"{src}:2:3: error: 'foo.bar' is outside the tcgen05-level op set" in result.stderr
+    assert "builtin.unregistered" not in result.stderr

@@ -88,6 +88,15 @@ class Diagnostic:
         return self.render()
 
 
+def op_name(op: Operation) -> str:
+    """The op's name as the user wrote it (an unregistered op's own name, not 'builtin.unregistered')."""
+    from xdsl.dialects.builtin import UnregisteredOp
+
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
 def error(op: Operation | None, message: str) -> Diagnostic:
     return Diagnostic(Severity.ERROR, message, location_of(op), op)
 

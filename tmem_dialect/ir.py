@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr,
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.lexer import Input
+from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
@@ -128,6 +128,25 @@ def parse_module(
         pos = parser._current_token.span
         raise DiagnosticError(
             [parse_error_diagnostic(ParseError(pos, str(e)), line_offset)]
+        ) from None
+    except ValueError as e:
+        # Python itself rejected a token's text, e.g. an integer literal of more than 4300 digits
+        # (int() refuses it); report it at the token the parser was on, like a parse error.
+        pos = parser._current_token.span
+        message = str(e)
+        if "integer string conversion" in message:
+            # The parser has moved past the literal: point back at its first digit.
+            end = pos.start
+            while end > 0 and text[end - 1].isspace():
+                end -= 1
+            start = end
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-."):
+                start -= 1
+            pos = Span(start, end, pos.input)
+            digits = message.split(";")[0].rsplit("value has ", 1)[-1]
+            message = f"integer literal too long ({digits}; at most 4300 are supported)"
+        raise DiagnosticError(
+            [parse_error_diagnostic(ParseError(pos, message), line_offset)]
         ) from None
 
 

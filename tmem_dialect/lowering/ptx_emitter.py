@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tmem_dialect import isa
-from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.ir import reverse_post_order
 from tmem_dialect.dialects import llvm_ext, nvvm
 from tmem_dialect.lowering.ptx_values import (
@@ -196,7 +196,7 @@ class _ModuleEmitter:
                 kernels += 1
                 continue
             self.errors.append(
-                error(op, f"'{op.name}' is not supported by the PTX target at module level{_lower_first_hint(op)}")
+                error(op, f"'{op_name(op)}' is not supported by the PTX target at module level{_lower_first_hint(op)}")
             )
         if self.errors:
             raise DiagnosticError(self.errors)
@@ -372,7 +372,7 @@ class _FunctionEmitter:
             if block not in reachable:
                 for op in block.ops:
                     if _handler(op) is None:
-                        self.fail(op, f"'{op.name}' is not supported by the PTX target{_lower_first_hint(op)}")
+                        self.fail(op, f"'{op_name(op)}' is not supported by the PTX target{_lower_first_hint(op)}")
         blocks = [b for b in func.body.blocks if b in reachable]
         for i, block in enumerate(blocks[1:], start=1):
             self.labels[block] = f"$L__BB{self.index}_{i}"
@@ -492,7 +492,7 @@ class _FunctionEmitter:
     def emit_op(self, op: Operation) -> None:
         handler = _handler(op)
         if handler is None:
-            self.fail(op, f"'{op.name}' is not supported by the PTX target{_lower_first_hint(op)} (see "
+            self.fail(op, f"'{op_name(op)}' is not supported by the PTX target{_lower_first_hint(op)} (see "
                           "docs/lowering.md for the NVVM-level op set it emits)")
             return
         try:

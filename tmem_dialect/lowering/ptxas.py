@@ -68,13 +68,34 @@ def run_ptxas(ptx: str, arch: str, ptxas: str | None = None) -> PtxasResult:
     with tempfile.TemporaryDirectory(prefix="tmem-ptxas-") as tmp:
         source = Path(tmp) / "module.ptx"
         source.write_text(ptx, encoding="utf-8")
-        proc = subprocess.run(
-            [exe, f"-arch={arch}", str(source), "-o", str(Path(tmp) / "module.cubin")],
-            capture_output=True,
-            text=True,
-        )
+        try:
+            proc = subprocess.run(
+                [exe, f"-arch={arch}", str(source), "-o", str(Path(tmp) / "module.cubin")],
+                capture_output=True,
+                text=True,
+                errors="replace",  # a broken ptxas may print anything; its text is only reported
+            )
+        except OSError as e:
+            raise PtxasNotRunnable(f"could not run ptxas '{exe}': {e.strerror or e}") from None
     output = (proc.stdout + proc.stderr).strip()
+    if proc.returncode != 0 and not output:
+        output = f"'{exe}' {_exit_status(proc.returncode)} and printed nothing"
     return PtxasResult(proc.returncode == 0, parse_messages(output), output)
+
+
+class PtxasNotRunnable(OSError):
+    """ptxas exists but cannot be started (not an executable, a broken interpreter line...)."""
+
+
+def _exit_status(code: int) -> str:
+    if code < 0:
+        import signal
+
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
 
 
 def parse_messages(output: str) -> tuple[PtxasMessage, ...]:
@@ -111,11 +132,16 @@ def check_or_raise(module: PTXModule, arch: str) -> None:
     """Assemble with ptxas; raise DiagnosticError with its errors (warnings ride along)."""
     exe = find_ptxas()
     if exe is None:
-        raise DiagnosticError(
-            [error(None, "--ptxas-check: ptxas not found (set $PTXAS, put it on PATH, or install "
-                         "the nvidia-cuda-nvcc wheel)")]
-        )
-    result = run_ptxas(module.text, arch, exe)
+        if override := os.environ.get("PTXAS"):
+            message = f"--ptxas-check: ptxas not found: $PTXAS is '{override}', which is not an executable file"
+        else:
+            message = ("--ptxas-check: ptxas not found (set $PTXAS, put it on PATH, or install "
+                       "the nvidia-cuda-nvcc wheel)")
+        raise DiagnosticError([error(None, message)])
+    try:
+        result = run_ptxas(module.text, arch, exe)
+    except PtxasNotRunnable as e:
+        raise DiagnosticError([error(None, f"--ptxas-check: {e}")]) from None
     diagnostics = ptxas_diagnostics(module, result)
     if not result.ok:
         raise DiagnosticError(diagnostics)

@@ -32,7 +32,7 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 
-from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import tcgen05
 from tmem_dialect.lowering.arith_to_llvm import DIRECT_BINARY, MIN_MAX, arith_patterns
 from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured_control_flow
@@ -154,7 +154,7 @@ def legality_errors(module: ModuleOp) -> list[Diagnostic]:
         elif isinstance(top, memref.GlobalOp):
             found += _global_errors(top)
         elif not isinstance(top, llvm.GlobalOp):
-            found.append(error(top, f"'{top.name}' at module level is outside the tcgen05-level op set; "
+            found.append(error(top, f"'{op_name(top)}' at module level is outside the tcgen05-level op set; "
                                     "convert-tcgen05-to-nvvm cannot lower it"))
     return found
 
@@ -224,7 +224,7 @@ def _op_errors(o: Operation) -> list[Diagnostic]:
     if o.name.startswith(PASS_THROUGH_DIALECTS):
         return []
     if type(o) not in LOWERABLE:
-        return [error(o, f"'{o.name}' is outside the tcgen05-level op set; convert-tcgen05-to-nvvm "
+        return [error(o, f"'{op_name(o)}' is outside the tcgen05-level op set; convert-tcgen05-to-nvvm "
                          "cannot lower it")]
     found: list[Diagnostic] = []
     values: list[SSAValue] = [*o.results, *(a for r in o.regions for b in r.blocks for a in b.args)]

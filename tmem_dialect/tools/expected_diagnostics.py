@@ -22,15 +22,26 @@ class Expectation:
 
 
 def parse_expectations(text: str, name: str) -> list[Expectation]:
+    """The annotations of `text`. As in MLIR, `@above` names the nearest line above that carries no
+    annotation and `@below` the nearest such line below, so stacked annotations share their op."""
+    lines = text.splitlines()
+    designator = [bool(_ANNOTATION.search(line)) for line in lines]
+
+    def nearest(index: int, step: int) -> int:
+        i = index + step
+        while 1 <= i <= len(lines) and designator[i - 1]:
+            i += step
+        return i
+
     found: list[Expectation] = []
-    for index, line in enumerate(text.splitlines(), start=1):
+    for index, line in enumerate(lines, start=1):
         for m in _ANNOTATION.finditer(line):
             severity, where, body = m.groups()
             target = index
             if where == "above":
-                target = index - 1
+                target = nearest(index, -1)
             elif where == "below":
-                target = index + 1
+                target = nearest(index, +1)
             elif where:
                 target = index + int(where)
             found.append(

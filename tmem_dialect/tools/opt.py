@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 import tempfile
 import traceback
@@ -12,7 +14,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tmem_dialect.diagnostics import (
@@ -87,16 +89,9 @@ class TmemOptMain(xDSLOptMain):
     def read_input(self) -> tuple[str, str]:
         name = self.args.input_file
         if name is None or name == "-":
-            return sys.stdin.read(), "<stdin>"
+            return decode_input(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
         with open(name, "rb") as f:
-            data = f.read()
-        try:
-            return data.decode("utf-8"), name
-        except UnicodeDecodeError as e:
-            raise InputError(
-                f"error: input file '{name}' is not UTF-8 text "
-                f"(byte 0x{data[e.start]:02x} at offset {e.start})"
-            ) from None
+            return decode_input(f.read(), name), name
 
     def chunks(self, text: str) -> list[tuple[str, int]]:
         if not self.args.split_input_file:
@@ -128,7 +123,33 @@ class TmemOptMain(xDSLOptMain):
         except DiagnosticException as e:
             raise DiagnosticError([Diagnostic(Severity.ERROR, _first_line(e))]) from None
 
+    def check_target_options(self) -> None:
+        """Reject a bad target configuration once, before any chunk runs (not once per chunk)."""
+        from xdsl.utils.arg_spec import parse_spec
+
+        from tmem_dialect import isa
+        from tmem_dialect.tools.registry import TARGET_ARGUMENTS, apply_target_arguments
+
+        spec = parse_spec(self.args.target)
+        if spec.name != "ptx":
+            for option in TARGET_ARGUMENTS:
+                if getattr(self.args, option, None) is not None:
+                    flag = "--" + option.replace("_", "-")
+                    print(
+                        f"tmem-opt: warning: {flag} has no effect without -t ptx (the target is '{spec.name}')",
+                        file=sys.stderr,
+                    )
+            return
+        target = apply_target_arguments(self.available_targets[spec.name]().from_spec(spec), self.args)
+        try:
+            version = isa.parse_ptx_version(str(target.version))  # type: ignore[attr-defined]
+        except ValueError as e:
+            raise InputError(f"tmem-opt: error: -t ptx: {e}") from None
+        if problem := isa.ptx_target_error(version, target.arch):  # type: ignore[attr-defined]
+            raise InputError(f"tmem-opt: error: -t ptx: {problem}")
+
     def run(self) -> int:  # type: ignore[override]
+        self.check_target_options()
         try:
             text, name = self.read_input()
         except OSError as e:
@@ -137,14 +158,7 @@ class TmemOptMain(xDSLOptMain):
         except InputError as e:
             print(e, file=sys.stderr)
             return 1
-        try:
-            return self._run_on(text, name)
-        except OSError as e:
-            print(
-                f"error: could not write output file '{self.args.output_file}': {e.strerror}",
-                file=sys.stderr,
-            )
-            return 1
+        return self._run_on(text, name)
 
     def _run_on(self, text: str, name: str) -> int:
         outputs: list[str] = []
@@ -178,23 +192,61 @@ class TmemOptMain(xDSLOptMain):
         return 1 if failed else 0
 
     def write_output(self, content: str | None) -> None:
-        """Write the result atomically; an error never leaves a partial output file behind."""
+        """Write the result (see `write_file_atomically`); a failure is an error message."""
         if content is None:
             return
         path = self.args.output_file
         if path is None:
             sys.stdout.write(content)
             return
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmem-opt-")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(content)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+            write_file_atomically(path, content)
+        except OSError as e:
+            raise InputError(
+                f"tmem-opt: error: could not write output file '{path}': {e.strerror or e}"
+            ) from None
+
+
+def write_file_atomically(path: str, content: str) -> None:
+    """Write `content` to `path`; an error never leaves a partial output file behind.
+
+    A regular file (or a new one) is written to a temporary beside it and renamed over it, through
+    symlinks. Anything else that exists (/dev/null, /dev/stdout, a FIFO) is written in place:
+    renaming over it would replace the device node or pipe with a regular file.
+    """
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
+        if stat.S_ISDIR(os.stat(target).st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(content)
+        return
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmem-opt-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(content)
+        if os.path.exists(target):
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def decode_input(data: bytes, name: str) -> str:
+    """The input bytes as text; InputError (a one-line message) when they are not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        what = "standard input" if name == "<stdin>" else f"input file '{name}'"
+        raise InputError(
+            f"error: {what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+        ) from None
 
 
 class InputError(Exception):
@@ -218,6 +270,13 @@ def run_tool(
     except DiagnosticError as e:
         for d in e.diagnostics:
             print(d.render(), file=sys.stderr)
+        return 1
+    except InputError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except ArgSpecParseError as e:  # a BaseException in xDSL: `-p 'pass{'`, `-t 'ptx{'`
+        detail = str(e).removeprefix("Error parsing pass pipeline specification:\n").rstrip()
+        print(f"{tool_name}: error: malformed pass pipeline or target specification:\n{detail}", file=sys.stderr)
         return 1
     except (ValueError, DiagnosticException) as e:
         print(f"{tool_name}: error: {_first_line(e)}", file=sys.stderr)

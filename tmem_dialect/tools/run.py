@@ -12,7 +12,8 @@ import numpy as np
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, Severity
 from tmem_dialect.tools import expected_diagnostics
-from tmem_dialect.tools.opt import run_tool
+from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
+from xdsl.utils.exceptions import DiagnosticException
 
 _DTYPES = {
     "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
@@ -22,6 +23,9 @@ ARG_HELP = (
     "a kernel argument, in parameter order: TYPE:SIZE for a zero-filled buffer, TYPE:SIZE=iota "
     "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + ")"
 )
+
+
+MAX_BUFFER_ELEMENTS = 1 << 28  # 1 GiB of f32: far above any kernel the interpreter can run
 
 
 def parse_arg(spec: str) -> np.ndarray | np.generic:
@@ -34,15 +38,44 @@ def parse_arg(spec: str) -> np.ndarray | np.generic:
     if not colon:
         if not eq:
             raise ValueError(f"argument '{spec}': a scalar needs a value (TYPE=VALUE), a buffer a size (TYPE:SIZE)")
-        return dtype.type(_number(init, spec))
-    if not size_text.isdigit() or int(size_text) <= 0:
+        return dtype.type(_element(init, spec, type_name, dtype))
+    if not (size_text.isascii() and size_text.isdigit()) or int(size_text) <= 0:
         raise ValueError(f"argument '{spec}': the size must be a positive integer")
     size = int(size_text)
+    if size > MAX_BUFFER_ELEMENTS:
+        raise ValueError(f"argument '{spec}': {size} elements is too large a buffer (at most {MAX_BUFFER_ELEMENTS})")
     if not eq:
         return np.zeros(size, dtype=dtype)
     if init == "iota":
-        return np.arange(size).astype(dtype)
-    return np.full(size, _number(init, spec), dtype=dtype)
+        iota = np.arange(size)
+        if dtype.kind in "iu" and size - 1 > np.iinfo(dtype).max:
+            raise ValueError(f"argument '{spec}': iota up to {size - 1} does not fit in {type_name}")
+        return iota.astype(dtype)
+    return np.full(size, _element(init, spec, type_name, dtype), dtype=dtype)
+
+
+def _element(text: str, spec: str, type_name: str, dtype: np.dtype) -> float | int | bool:
+    """The fill or scalar value, checked to be representable in the element type exactly."""
+    value = _number(text, spec)
+    if dtype.kind == "b":
+        if value not in (0, 1):
+            raise ValueError(f"argument '{spec}': an i1 value is 0 or 1, got '{text}'")
+        return bool(value)
+    if dtype.kind in "iu":
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise ValueError(f"argument '{spec}': '{text}' is not an integer ({type_name} elements)")
+            value = int(value)
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise ValueError(f"argument '{spec}': {text} does not fit in {type_name} ({info.min} .. {info.max})")
+        return value
+    as_float = float(value)
+    with np.errstate(over="ignore"):
+        overflows = np.isfinite(as_float) and not np.isfinite(dtype.type(as_float))
+    if overflows:
+        raise ValueError(f"argument '{spec}': {text} overflows {type_name}")
+    return as_float
 
 
 def _number(text: str, spec: str) -> float | int:
@@ -51,7 +84,7 @@ def _number(text: str, spec: str) -> float | int:
     except ValueError:
         try:
             return float(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise ValueError(f"argument '{spec}': '{text}' is not a number or 'iota'") from None
 
 
@@ -64,6 +97,30 @@ def _buffer_text(index: int, value, full: bool) -> str:
         with np.printoptions(threshold=64, edgeitems=8, linewidth=100):
             body = np.array2string(arr)
     return f"arg{index}: {arr.dtype}[{arr.size}] = {body}"
+
+
+def _json_values(value) -> object:
+    """A buffer as JSON: NaN and infinities (which strict JSON has not) as "nan", "inf", "-inf"."""
+    arr = np.asarray(value)
+    if arr.dtype.kind != "f" or np.isfinite(arr).all():
+        return arr.tolist()
+
+    def convert(x):
+        if isinstance(x, list):
+            return [convert(y) for y in x]
+        return x if np.isfinite(x) else ("nan" if np.isnan(x) else ("inf" if x > 0 else "-inf"))
+
+    return convert(arr.tolist())
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def _diagnostic_json(d: Diagnostic) -> dict:
@@ -98,7 +155,7 @@ class TmemRun:
             action="store_true",
             help="note every use of tcgen05.ld registers before tcgen05.wait::ld (legal, but a common rule)",
         )
-        parser.add_argument("--max-ops", type=int, default=None, help="stop after this many warp operations")
+        parser.add_argument("--max-ops", type=_positive_int, default=None, help="stop after this many warp operations")
         parser.add_argument("--json", action="store_true", help="print buffers and diagnostics as JSON")
         parser.add_argument("--print-full", action="store_true", help="print whole buffers, not a summary")
         parser.add_argument(
@@ -109,16 +166,34 @@ class TmemRun:
         self.args = parser.parse_args(args)
 
     def run(self) -> int:
+        try:
+            return self._run()
+        except (ValueError, InputError, DiagnosticException) as e:
+            # Bad input before the kernel ran: with --json still one JSON document on stdout.
+            message = str(e) if isinstance(e, InputError) else f"tmem-run: error: {_first_line(e)}"
+            if self.args.json:
+                text = message.removeprefix("tmem-run: ").removeprefix("error: ")
+                print(json.dumps({
+                    "args": [], "errors": [_diagnostic_json(Diagnostic(Severity.ERROR, text))],
+                    "warnings": [], "notes": [], "warp_ops": 0,
+                }, indent=1, allow_nan=False))
+            print(message, file=sys.stderr)
+            return 1
+
+    def _run(self) -> int:
         from tmem_dialect.interpreter import run_kernel
         from tmem_dialect.interpreter.machine import Options
 
         a = self.args
         name = a.input_file
         try:
-            text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+            if name == "-":
+                text = decode_input(sys.stdin.buffer.read(), "<stdin>")
+            else:
+                with open(name, "rb") as f:
+                    text = decode_input(f.read(), name)
         except OSError as e:
-            print(f"tmem-run: error: could not open input file '{name}': {e.strerror}", file=sys.stderr)
-            return 1
+            raise InputError(f"tmem-run: error: could not open input file '{name}': {e.strerror}") from None
         name = "<stdin>" if name == "-" else name
         values = [parse_arg(s) for s in a.arg]
         result = run_kernel(
@@ -139,12 +214,12 @@ class TmemRun:
             return 1 if problems else 0
         if a.json:
             print(json.dumps({
-                "args": [np.asarray(v).tolist() for v in result.args],
+                "args": [_json_values(v) for v in result.args],
                 "errors": [_diagnostic_json(d) for d in result.errors],
                 "warnings": [_diagnostic_json(d) for d in result.warnings],
                 "notes": [_diagnostic_json(d) for d in result.notes],
                 "warp_ops": result.warp_ops,
-            }, indent=1))
+            }, indent=1, allow_nan=False))
         else:
             for i, v in enumerate(result.args):
                 print(_buffer_text(i, v, a.print_full))
