@@ -67,6 +67,7 @@ def test_threads_kernel_and_cta_pair_options(capsys) -> None:
         (["EXAMPLE", "--arg", "i32:4=abc"], "is not a number"),
         (["EXAMPLE"], "the kernel takes 1 arguments, the run passes 0"),
         (["EXAMPLE", "--ptx-version", "nine"], "a PTX version looks like 8.6"),
+        (["EXAMPLE", "--ptx-version", "7.0"], "tcgen05 exists from PTX ISA 8.6 on, got 7.0"),
         (["EXAMPLE", "--arg", "i8:128=300"], "300 does not fit in i8 (-128 .. 127)"),
         (["EXAMPLE", "--arg", "i32:128=1.5"], "'1.5' is not an integer (i32 elements)"),
         (["EXAMPLE", "--arg", "i32:128=nan"], "'nan' is not an integer"),

@@ -121,6 +121,16 @@ REGISTER_USE = Rule(
     "not require it (the true register dependency is honored)",
 )
 
+def rules_version(text: str) -> tuple[int, int]:
+    """The PTX ISA version whose ordering rules an option asks for (`"8.6"`); tcgen05 exists only
+    from the first version any architecture has it, so an older one is an error, not 8.6's rules."""
+    version = isa.parse_ptx_version(text)
+    first = min(isa.TCGEN05_ARCHS.values())
+    if version < first:
+        raise ValueError(f"tcgen05 exists from PTX ISA {first[0]}.{first[1]} on, got {text}")
+    return version
+
+
 PipelinedFrom = tuple[int, int]
 PIPELINED_SAME_WARP_VERSION: PipelinedFrom = (9, 4)
 # Same-warp pairs that PTX ISA 9.4 pipelines (no wait needed when targeting 9.4 or later).

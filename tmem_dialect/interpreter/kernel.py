@@ -28,6 +28,7 @@ from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
+from tmem_dialect.memory_model import rules_version
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
@@ -347,7 +348,7 @@ def run_kernel(
     findings must not depend on it).
     """
     if isinstance(ptx_version, str):
-        ptx_version = isa.parse_ptx_version(ptx_version)
+        ptx_version = rules_version(ptx_version)
     options = Options(ptx_version=ptx_version, conservative=conservative, max_warp_ops=max_warp_ops,
                       schedule=schedule)
     sources: dict[str, str] = {}

@@ -38,6 +38,7 @@ from tmem_dialect.memory_model import (
     is_barrier_ordered,
     is_handoff,
     retired_by,
+    rules_version,
     same_thread_requirement,
 )
 from tmem_dialect.passes.cells import (
@@ -1954,7 +1955,7 @@ def parse_options(ptx_version: str | float, conservative: bool, insert: bool) ->
 
     text = ptx_version if isinstance(ptx_version, str) else f"{ptx_version:.1f}"
     try:
-        version = isa.parse_ptx_version(text)
+        version = rules_version(text)
     except ValueError as e:
         raise DiagnosticError([Diagnostic(Severity.ERROR, f"option ptx-version: {e}")]) from None
     return Options(version, conservative, insert)

@@ -11,6 +11,7 @@ import numpy as np
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, Severity
+from tmem_dialect.memory_model import rules_version
 from tmem_dialect.tools import expected_diagnostics
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
 from xdsl.utils.exceptions import DiagnosticException
@@ -202,7 +203,7 @@ class TmemRun:
             threads=a.threads,
             args=values,
             cta_pair=a.cta_pair,
-            ptx_version=isa.parse_ptx_version(a.ptx_version),
+            ptx_version=rules_version(a.ptx_version),
             conservative=a.conservative,
             max_warp_ops=a.max_ops or Options.max_warp_ops,
             filename=name,

@@ -2,6 +2,7 @@
 // RUN: not tmem-opt %s --split-input-file -p tmem-verify 2>&1 | filecheck %s --check-prefix=PTX86
 // RUN: tmem-opt %s --split-input-file -p 'tmem-verify{conservative=true ptx-version=9.4}' 2>&1 | filecheck %s --check-prefix=CONSERVATIVE
 // RUN: not tmem-opt %s -p 'tmem-verify{ptx-version=nine}' 2>&1 | filecheck %s --check-prefix=BADVERSION
+// RUN: not tmem-opt %s -p 'tmem-insert-waits{ptx-version=7.0}' 2>&1 | filecheck %s --check-prefix=OLDVERSION
 
 // The rules depend on the targeted PTX version: 9.4 pipelines same-warp st->ld, st->st and
 // ld->st, so this kernel needs no wait between them there; under the default 8.6 it does.
@@ -28,7 +29,8 @@ func.func @pipelined_pairs() attributes {tcgen05.kernel, tcgen05.reqntid = array
 // PTX86-COUNT-3: error: {{.*}}rule {{[12]}}
 // PTX86-NOT: error
 
-// CONSERVATIVE: :20:3: note: conservative: uses the registers of a tcgen05.ld before tcgen05.wait::ld
+// CONSERVATIVE: :21:3: note: conservative: uses the registers of a tcgen05.ld before tcgen05.wait::ld
 // CONSERVATIVE-NOT: error
 
 // BADVERSION: error: option ptx-version: a PTX version looks like 8.6, got 'nine'
+// OLDVERSION: error: option ptx-version: tcgen05 exists from PTX ISA 8.6 on, got 7.0
