@@ -77,6 +77,15 @@ def test_run_ptxas_without_ptxas_says_so(monkeypatch: pytest.MonkeyPatch, tmp_pa
         ptxas.run_ptxas("", "sm_100a")
 
 
+def test_a_ptxas_that_hangs_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    stuck = tmp_path / "stuck-ptxas"
+    stuck.write_text("#!/bin/sh\nexec sleep 30\n")
+    stuck.chmod(stuck.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(ptxas, "TIMEOUT_SECONDS", 0.5)
+    with pytest.raises(ptxas.PtxasNotRunnable, match="did not finish within 0.5 s"):
+        ptxas.run_ptxas("", "sm_100a", str(stuck))
+
+
 def test_ptxas_check_without_ptxas_is_a_diagnostic(tmp_path: Path) -> None:
     env = dict(os.environ, PTXAS=str(tmp_path / "missing"))
     proc = subprocess.run([*TMEM_OPT, str(EXAMPLE), "-t", "ptx", "--ptxas-check"], capture_output=True, text=True, env=env)

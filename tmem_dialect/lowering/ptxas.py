@@ -13,6 +13,9 @@ from pathlib import Path
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, error, warning
 from tmem_dialect.lowering.ptx_emitter import PTXModule
 
+# A ptxas that runs longer than this is stuck: a kernel module assembles in seconds.
+TIMEOUT_SECONDS = 600.0
+
 # Where the nvidia-cuda-nvcc wheels keep ptxas inside the `nvidia` namespace package.
 WHEEL_LOCATIONS = ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas")
 
@@ -74,7 +77,10 @@ def run_ptxas(ptx: str, arch: str, ptxas: str | None = None) -> PtxasResult:
                 capture_output=True,
                 text=True,
                 errors="replace",  # a broken ptxas may print anything; its text is only reported
+                timeout=TIMEOUT_SECONDS,
             )
+        except subprocess.TimeoutExpired:
+            raise PtxasNotRunnable(f"ptxas '{exe}' did not finish within {TIMEOUT_SECONDS:g} s") from None
         except OSError as e:
             raise PtxasNotRunnable(f"could not run ptxas '{exe}': {e.strerror or e}") from None
     output = (proc.stdout + proc.stderr).strip()
