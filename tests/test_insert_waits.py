@@ -24,7 +24,7 @@ from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.ir import parse_module
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes import get_passes
-from tmem_dialect.passes.hazards import Options
+from tmem_dialect.passes.analysis import Options
 from tmem_dialect.passes.insert_waits import RULE_ATTR, insert_waits
 from tmem_dialect.passes.verify import verify_module
 

@@ -15,7 +15,7 @@ from tmem_dialect.diagnostics import emit_all_or_raise
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.hazards import (
+from tmem_dialect.passes.analysis import (
     ACTION_ORDER,
     Action,
     Fix,

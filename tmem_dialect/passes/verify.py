@@ -10,7 +10,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
-from tmem_dialect.passes.hazards import (
+from tmem_dialect.passes.analysis import (
     KernelAnalysis,
     Options,
     frozen_heap,

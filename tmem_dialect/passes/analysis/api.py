@@ -1,0 +1,95 @@
+"""The entry points tmem-verify and tmem-insert-waits share: which functions to analyse, options, what is not analysed."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from xdsl.dialects import llvm
+from xdsl.ir import Operation
+
+from tmem_dialect.diagnostics import Diagnostic, Severity, warning
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.memory_model import rules_version
+from tmem_dialect.passes.analysis.kernel import KernelAnalysis
+from tmem_dialect.passes.analysis.ops import Findings, Options
+from tmem_dialect.passes.cfg import CFG
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """No cyclic garbage collection while the analysis runs: it allocates many small states
+    (acyclic: reference counting frees them) and each collection would scan the whole module
+    and every state made so far, making the passes superlinear in the kernel's size."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def parse_options(ptx_version: str | float, conservative: bool, insert: bool) -> Options:
+    """Options from pass arguments; a malformed PTX version is a diagnostic, not a traceback."""
+    from tmem_dialect.diagnostics import DiagnosticError
+
+    text = ptx_version if isinstance(ptx_version, str) else f"{ptx_version:.1f}"
+    try:
+        version = rules_version(text)
+    except ValueError as e:
+        raise DiagnosticError([Diagnostic(Severity.ERROR, f"option ptx-version: {e}")]) from None
+    return Options(version, conservative, insert)
+
+
+def tmem_functions(module: Operation) -> list[Operation]:
+    """Functions (func.func, llvm.func) that use TMEM, in module order."""
+    from xdsl.dialects import func
+
+    found = []
+    for op in module.walk():
+        if isinstance(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:
+            if any(tmem_effect(inner) is not None or _is_tile_op(inner) for inner in op.walk()):
+                found.append(op)
+    return found
+
+
+def _is_tile_op(op: Operation) -> bool:
+    return op.name in ("tcgen05.tile_load", "tcgen05.tile_store")
+
+
+def function_names(functions: list[Operation]) -> set[str]:
+    return {f.sym_name.data for f in functions}  # type: ignore[attr-defined]
+
+
+def unanalysed(function: Operation, cfg: CFG, tmem_callees: set[str]) -> list[Diagnostic]:
+    """Warnings for TMEM use the analysis cannot see into: it never passes them silently.
+
+    `tmem_callees`: names of the module's functions that use TMEM."""
+    from xdsl.dialects import func
+
+    found: list[Diagnostic] = []
+    for op in cfg.unsupported:
+        if any(tmem_effect(inner) is not None for inner in op.walk()):
+            found.append(warning(op, f"TMEM operations inside {op.name} are not analysed "
+                                 "(unsupported control flow)"))
+    for op in function.walk():
+        if _is_tile_op(op):
+            found.append(warning(op, f"{op.name} is a warpgroup access: run tmem-assign-lanes "
+                                 "before the TMEM rules can be checked or waits inserted"))
+        elif isinstance(op, (func.CallOp, llvm.CallOp)):
+            callee = getattr(op, "callee", None)
+            name = getattr(getattr(callee, "root_reference", None), "data", None)
+            if name in tmem_callees:
+                found.append(warning(op, f"call to @{name}, which uses TMEM: TMEM rules are "
+                                     "checked within each function, not across calls"))
+        elif op.name == "llvm.inline_asm" and "tcgen05" in str(op.attributes.get("asm_string", "")):
+            found.append(warning(op, "inline PTX with tcgen05 instructions is not analysed"))
+    return found
+
+
+def analyse(function: Operation, options: Options) -> tuple[KernelAnalysis, Findings]:
+    """Run the analysis of one function (inside `frozen_heap`); its diagnostics and fixes."""
+    analysis = KernelAnalysis(function, options)
+    return analysis, analysis.run()

@@ -1,0 +1,235 @@
+"""Cross-warp ordering after the fixpoint: conflicts per barrier interval, concurrent allocs, slot reads."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, SSAValue
+
+from tmem_dialect.diagnostics import error, warning
+from tmem_dialect.memory_model import EffectKind, cross_thread_requirement
+from tmem_dialect.passes.analysis.ops import (
+    Action,
+    Category,
+    OpInfo,
+    name_of,
+    other_warp,
+)
+from tmem_dialect.passes.cells import Anchor, Box, disjoint_allocations
+
+
+def anchor_key(anchor: Anchor | None) -> object:
+    return tuple((s.id, c) for s, c in anchor or ())
+
+
+class CrossWarpRules:
+    """Checks across warps, per barrier interval, after the fixpoint."""
+
+    def _check_intervals(self) -> None:
+        for label, events in self._events.items():
+            self._check_interval(label, events)
+            self._check_concurrent_allocs(events)
+        self._check_slot_reads()
+
+
+    def _check_concurrent_allocs(self, events: dict[tuple[OpInfo, Operation | None], int]) -> None:
+        """Two tcgen05.alloc of different warps in one barrier interval: nothing orders them,
+        but one warp of a CTA allocates, never two concurrently (the same op run by several
+        warps is _check_single_warp's)."""
+        allocs = sorted(
+            ((info, mask, assume) for (info, escaped, assume), mask in events.items()
+             if info.kind is EffectKind.ALLOC and escaped is None),
+            key=lambda a: a[0].index,
+        )
+        for i, (a, amask, a_assume) in enumerate(allocs):
+            for b, bmask, b_assume in allocs[i + 1:]:
+                if a.op is b.op or not other_warp(amask, bmask):
+                    continue
+                if any((c, not v) in b_assume for c, v in a_assume):
+                    continue  # different ways at one CTA-uniform condition
+                wa = (amask & -amask).bit_length() - 1
+                wb_mask = bmask & ~(1 << wa) or bmask
+                wb = (wb_mask & -wb_mask).bit_length() - 1
+                sure = self._exists(max(wa, wb)) and self._decided(a) and self._decided(b)
+                text = (
+                    f"{name_of(b)} of warp {wb} and {name_of(a)} of warp {wa} are not ordered by a "
+                    "barrier: one warp of a CTA allocates, never two concurrently"
+                    if sure else
+                    f"cannot prove that a barrier orders {name_of(b)} after {name_of(a)} of another "
+                    "warp: one warp of a CTA allocates, never two concurrently"
+                )
+                self.findings.add(
+                    ("concurrent-alloc", b.op),
+                    (error if sure else warning)(b.op, text).attach_note(
+                        f"the other {name_of(a)}", a.op
+                    ),
+                )
+
+
+    def _check_interval(
+        self, label: Operation | None, events: dict[tuple[OpInfo, Operation | None], int]
+    ) -> None:
+        items = [
+            (info, escaped, mask, assume)
+            for (info, escaped, assume), mask in events.items()
+            if info.category is Category.EFFECT and info.kind is not None
+            and (info.kind.is_async_access or info.kind is EffectKind.DEALLOC)
+        ]
+        if not items:
+            return
+        boxes = {item[0]: self._boxes(item[0]) for item in items}
+        # Sweep over columns: only boxes that share a column can conflict.
+        entries = []
+        unknown = []
+        for i, (info, escaped, mask, _) in enumerate(items):
+            per_warp = boxes[info]
+            if per_warp is None:
+                unknown.append(i)
+                continue
+            for w in self.space.warps(mask):
+                for box in per_warp[w]:
+                    entries.append((box.col_lo, box.col_hi, w, i, box))
+        entries.sort(key=lambda e: e[0])
+        active: list[tuple[int, int, int, int, Box]] = []
+        pairs: dict[tuple[int, int], tuple[int, int, bool]] = {}
+        for entry in entries:
+            col_lo = entry[0]
+            active = [a for a in active if a[1] >= col_lo]
+            for other in active:
+                if other[2] == entry[2]:
+                    continue
+                a_info, b_info = items[other[3]][0], items[entry[3]][0]
+                if a_info.anchor != b_info.anchor:
+                    continue
+                if other[4].meets(entry[4]):
+                    key = (min(other[3], entry[3]), max(other[3], entry[3]))
+                    exact = other[4].exact and entry[4].exact
+                    prev = pairs.get(key)
+                    if prev is None or (exact and not prev[2]):
+                        warps = (other[2], entry[2]) if key[0] == other[3] else (entry[2], other[2])
+                        pairs[key] = (warps[0], warps[1], exact)
+            active.append(entry)
+        # Different anchors: disjoint if different allocations, otherwise unknown.
+        anchored = [i for i in range(len(items)) if boxes[items[i][0]] is not None]
+        by_anchor: dict[object, list[int]] = {}
+        for i in anchored:
+            by_anchor.setdefault(anchor_key(items[i][0].anchor), []).append(i)
+        if len(by_anchor) > 1:
+            groups = list(by_anchor.values())
+            for gi in range(len(groups)):
+                for gj in range(gi + 1, len(groups)):
+                    ia, ja = items[groups[gi][0]][0], items[groups[gj][0]][0]
+                    if disjoint_allocations(ia.anchor or (), ja.anchor or ()):
+                        continue
+                    for i in groups[gi]:
+                        for j in groups[gj]:
+                            self._may_pair(items, i, j, pairs)
+        for i in unknown:
+            for j in range(len(items)):
+                a, b = min(i, j), max(i, j)
+                self._may_pair(items, a, b, pairs)
+        for (i, j), (wi, wj, exact) in sorted(pairs.items()):
+            self._conflict(label, items[i], items[j], wi, wj, exact)
+
+
+    def _may_pair(self, items, i: int, j: int, pairs: dict[tuple[int, int], tuple[int, int, bool]]) -> None:
+        """Record a possible conflict between items i <= j, run by two different warps."""
+        mi, mj = items[i][2], items[j][2]
+        for wi in self.space.warps(mi):
+            others = mj & ~(1 << wi)
+            if others:
+                pairs.setdefault((i, j), (wi, (others & -others).bit_length() - 1, False))
+                return
+
+
+    def _conflict(self, label, a_item, b_item, wa: int, wb: int, exact: bool) -> None:
+        a_info, a_escaped, _, a_assume = a_item
+        b_info, b_escaped, _, b_assume = b_item
+        if any((c, not s) in b_assume for c, s in a_assume):
+            return  # the two paths took different ways at one CTA-uniform condition
+        if a_escaped is not None and b_escaped is not None:
+            return  # both carried over from an earlier interval, where they met already
+        if b_escaped is not None or (a_escaped is None and b_info.index < a_info.index):
+            a_info, b_info, a_escaped, b_escaped, wa, wb = b_info, a_info, b_escaped, a_escaped, wb, wa
+        assert a_info.kind is not None and b_info.kind is not None
+        req = cross_thread_requirement(a_info.kind, b_info.kind)
+        if req is None and a_escaped is None:
+            req = cross_thread_requirement(b_info.kind, a_info.kind)
+        if req is None:
+            return
+        # Without a declared block size, warp max(wa, wb) may not exist: say so, do not claim.
+        exact = exact and self._exists(max(wa, wb))
+        if a_escaped is not None:
+            if self.options.insert and req.wait is not None:
+                # The access was outstanding at every barrier up to the one this interval began
+                # with: one wait there serves all such accesses (unless that one is in a loop).
+                at = a_escaped
+                if label is not None and set(self.cfg.loops_of(label)) <= set(self.cfg.loops_of(a_escaped)):
+                    at = label
+                actions = self.fixes_before.setdefault(at, {})
+                action = Action.wait(req.wait)
+                if action not in actions:
+                    self._handoff_fixes = True
+                actions.setdefault(action, set()).add(req.rule)
+            wait = f"tcgen05.{req.wait.value}" if req.wait is not None else "its completion"
+            if exact:
+                verb = "frees" if b_info.kind is EffectKind.DEALLOC else "touches"
+                text = (
+                    f"{name_of(b_info)} of warp {wb} {verb} TMEM cells that {name_of(a_info)} of "
+                    f"warp {wa} accessed, and warp {wa} did not wait for it ({wait}) before the "
+                    f"barrier that orders them ({req.rule.cite()})"
+                )
+            else:
+                text = (
+                    f"cannot prove that {name_of(b_info)} of warp {wb} touches other TMEM cells than "
+                    f"{name_of(a_info)} of warp {wa}, which warp {wa} did not wait for ({wait}) "
+                    f"before the barrier ({req.rule.cite()})"
+                )
+            diag = (error if exact else warning)(b_info.op, text)
+            diag.attach_note(f"the {name_of(a_info)} of warp {wa}", a_info.op)
+            diag.attach_note("the barrier it was still outstanding at", a_escaped)
+        else:
+            if exact:
+                text = (
+                    f"{name_of(b_info)} of warp {wb} and {name_of(a_info)} of warp {wa} touch the same "
+                    f"TMEM cells with no wait and barrier between them ({req.rule.cite()})"
+                )
+            else:
+                text = (
+                    f"cannot prove that {name_of(b_info)} of warp {wb} and {name_of(a_info)} of warp "
+                    f"{wa} touch different TMEM cells; nothing orders them ({req.rule.cite()})"
+                )
+            diag = (error if exact else warning)(b_info.op, text)
+            if a_info.op is not b_info.op:
+                diag.attach_note(f"the {name_of(a_info)}", a_info.op)
+        self.findings.add(("cross", a_info.op, b_info.op, a_escaped), diag)
+
+
+    def _check_slot_reads(self) -> None:
+        allocs: dict[Operation | None, list[tuple[OpInfo, int, frozenset[tuple[SSAValue, bool]]]]] = {}
+        for label, events in self._events.items():
+            for (info, escaped, assume), mask in events.items():
+                if info.kind is EffectKind.ALLOC and escaped is None:
+                    allocs.setdefault(label, []).append((info, mask, assume))
+        for read, mask, epoch, visible, assume in self._slot_reads:
+            racing = [
+                (alloc, amask)
+                for label in epoch
+                for alloc, amask, alloc_assume in allocs.get(label, [])
+                if alloc.slot == read.slot
+                and other_warp(amask, mask)
+                and not any((c, not v) in alloc_assume for c, v in assume)
+            ]
+            if racing:
+                alloc, amask = racing[0]
+                sure = self._exists(1) and self._decided(alloc) and self._decided(read)
+                self.findings.add(
+                    ("slot-race", read.op),
+                    (error if sure else warning)(
+                        read.op, "reads the TMEM address that another warp's tcgen05.alloc "
+                          "writes, with no barrier between them: other warps may read the slot "
+                          "only after a CTA barrier").attach_note("the tcgen05.alloc", alloc.op),
+                )
+            elif not visible:
+                self.findings.add(
+                    ("slot-early", read.op),
+                    error(read.op, "reads the TMEM address slot before any tcgen05.alloc wrote it"),
+                )

@@ -1,0 +1,371 @@
+"""The fixpoint over a kernel's CFG, warp by warp: set-up, transfer through nodes, edges and loop back-edges."""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm, memref
+from xdsl.ir import Operation, SSAValue
+
+from tmem_dialect.diagnostics import Diagnostic
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.memory_model import EffectKind, Requirement, Rule, is_handoff
+from tmem_dialect.passes.analysis.ops import Action, Category, Findings, OpInfo, Options
+from tmem_dialect.passes.analysis.state import (
+    Access,
+    Local,
+    Shift,
+    StateTable,
+    WarpStates,
+    canonical,
+    join_states,
+    normalize,
+)
+from tmem_dialect.passes.cells import (
+    Box,
+    Certainty,
+    based_on,
+    rects_of,
+    split_anchor,
+    warp_boxes,
+)
+from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
+from tmem_dialect.passes.values import (
+    Form,
+    Sym,
+    ThreadSpace,
+    Uniformity,
+    Values,
+    slot_key,
+)
+
+
+def defined_in(sym: Sym, loop: Loop) -> bool:
+    scope = sym.loop
+    while scope is not None:
+        if scope is loop:
+            return True
+        scope = scope.parent
+    return False
+
+
+class Engine:
+    """The fixpoint over one function; rule families supply the transfer of each op."""
+
+    def __init__(self, function: Operation, options: Options):
+        # Interned states and memos are per analysis (they are keyed by object identity).
+        self.states = StateTable()
+        self.function = function
+        self.options = options
+        self.cfg = CFG(function)
+        self.space = ThreadSpace.of_kernel(function)
+        self._box_cache: dict[OpInfo, list[tuple[Box, ...]] | None] = {}
+        self._requirements: dict[EffectKind, dict[str, Requirement]] = {}
+        self._waits_in: dict[Loop, set[EffectKind]] = {}
+        self._trackable: dict[SSAValue, bool] = {}
+        self.ops = list(function.walk())
+        self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
+        self.infos: dict[Node, list[OpInfo]] = {}
+        self.info_of: dict[Operation, OpInfo] = {}
+        slots = self._collect_slots()
+        self.values = Values(function, self.cfg, self.space, slots, self.effects)
+        self._build_infos()
+        self._access_kinds = {
+            i.op.name: i.kind for i in self.info_of.values() if i.kind is not None and i.kind.is_async_access
+        }
+        self.fixes_before: dict[Operation, dict[Action, set[Rule]]] = {}
+        self.fixes_after: dict[Operation, dict[Action, set[Rule]]] = {}
+        self.fix_reasons: dict[tuple[Operation, Action], Diagnostic] = {}
+        self.findings = Findings()
+        self._report = False
+        self._local_fixes: dict[Node, list[tuple[Operation, Action]]] = {}
+        self._placed_at_cause = 0
+        # Waits placed away from their cause (in front of a loop), and the ops that wait right
+        # before themselves anyway, which makes such a wait redundant for them.
+        self._hoisted: dict[Operation, set[Action]] = {}
+        self._waited_at_cause: set[tuple[Operation, Action]] = set()
+        self._edge_masks: dict[Edge, int] = {}
+        self._join_memo: dict[tuple[int, int], Local] = {}
+        self._back_memo: dict[tuple[int, int], Local] = {}
+        self._distance_memo: dict[tuple[Access, OpInfo, int], Certainty] = {}
+        self.solver: ForwardSolver[WarpStates] = ForwardSolver(
+            self.cfg,
+            ((self.states.initial(), self.space.all_warps),),
+            self._transfer,
+            self._edge,
+            join_states,
+        )
+
+
+    def _collect_slots(self) -> set[object]:
+        slots: set[object] = set()
+        for effect in self.effects.values():
+            if effect.kind is EffectKind.ALLOC and effect.address is not None:
+                key = slot_key(effect.address)
+                if key is not None:
+                    slots.add(key)
+        return slots
+
+
+    def _build_infos(self) -> None:
+        ld_results: dict[SSAValue, Operation] = {}
+        anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
+        # Source order (not graph order): "earlier" in a report means earlier in the text.
+        position = {op: i for i, op in enumerate(self.ops)}
+        for node in self.cfg.nodes:
+            infos: list[OpInfo] = []
+            for op in node.ops:
+                index = position[op]
+                info = self._info(op, index, ld_results)
+                if info is None and op in anchors:
+                    info = OpInfo(op, index, Category.ANCHOR)
+                if info is not None:
+                    infos.append(info)
+                    self.info_of[op] = info
+            self.infos[node] = infos
+
+
+    def _info(self, op: Operation, index: int, ld_results: dict[SSAValue, Operation]) -> OpInfo | None:
+        effect = self.effects.get(op)
+        if effect is not None:
+            info = OpInfo(op, index, Category.EFFECT)
+            info.effect = effect
+            info.kind = effect.kind
+            if effect.kind in (EffectKind.ALLOC, EffectKind.DEALLOC):
+                info.ncols = effect.ncols
+                if effect.ncols is not None:
+                    info.ncols_form = Form(effect.ncols)
+                elif effect.ncols_value is not None:
+                    info.ncols_form = self.values.form(effect.ncols_value)
+                    if info.ncols_form is not None and info.ncols_form.uniformity(self.space) is Uniformity.CTA:
+                        info.ncols = info.ncols_form.constant
+            if effect.kind is EffectKind.ALLOC and effect.address is not None:
+                info.slot = slot_key(effect.address)
+            elif effect.address is not None:
+                form = self.values.form(effect.address)
+                info.rects = rects_of(effect)
+                if form is not None:
+                    info.anchor, info.rest = split_anchor(form)
+                    info.slot = based_on(form)
+                    info.terms = dict(form.terms)
+                    info.box = self._union_box(info)
+            if effect.kind is EffectKind.LD and effect.registers is not None:
+                ld_results[effect.registers] = op
+            return info
+        if isinstance(op, (llvm.LoadOp, memref.LoadOp)):
+            key = slot_key(op.operands[0])
+            if key is not None and key in self.values.slots:
+                info = OpInfo(op, index, Category.SLOT_READ)
+                info.slot = key
+                return info
+        if self.options.conservative:
+            used = tuple(ld_results[v] for v in op.operands if v in ld_results)
+            if used:
+                info = OpInfo(op, index, Category.REGISTER_USE)
+                info.lds_used = used
+                return info
+        return None
+
+
+    def _union_box(self, info: OpInfo) -> Box | None:
+        per_warp = self._boxes(info)
+        if per_warp is None:
+            return None
+        boxes = [b for warp in per_warp for b in warp]
+        return Box(
+            min(b.lane_lo for b in boxes),
+            max(b.lane_hi for b in boxes),
+            min(b.col_lo for b in boxes),
+            max(b.col_hi for b in boxes),
+            False,
+        )
+
+
+    def _transfer(self, node: Node, state: WarpStates) -> WarpStates:
+        # A wait placed at its cause retires accesses in the warp state that needed it, but the
+        # states of other warps and paths went through the op before it existed: run the node
+        # again until it adds none, so every state leaving it has the wait (each op gets a wait
+        # of a kind once, which bounds the reruns). The replay runs each node once, by design.
+        while True:
+            placed = self._placed_at_cause
+            out = self._transfer_once(node, state)
+            if self._report or self._placed_at_cause == placed:
+                return out
+
+
+    def _transfer_once(self, node: Node, state: WarpStates) -> WarpStates:
+        for info in self.infos[node]:
+            before = self.fixes_before.get(info.op)
+            if before:
+                if self._report:
+                    self._note_retiring(info.op, before, state)
+                state = self._apply(before, state)
+            if info.kind is not None and is_handoff(info.kind):
+                state = self._barrier(info, state)
+            else:
+                state = canonical([(self._step(info, local, mask), mask) for local, mask in state])
+            after = self.fixes_after.get(info.op)
+            if after:
+                state = self._apply(after, state)
+        # Ops a fix may be anchored at that carry no TMEM effect (loop ops, branch terminators).
+        return state
+
+
+    def _apply(self, actions: dict[Action, set[Rule]], state: WarpStates) -> WarpStates:
+        out = []
+        for local, mask in state:
+            for action in actions:
+                local = self._virtual(action, local)
+            out.append((local, mask))
+        return canonical(out)
+
+
+    def _virtual(self, action: Action, local: Local) -> Local:
+        retires = action.retires
+        if retires is not None:
+            return self._retire(local, retires)
+        if action is Action.FENCE_BEFORE:
+            return local.but(unfenced=None) if local.unfenced is not None else local
+        return local.but(after_due=None) if local.after_due is not None else local
+
+
+    def _retire(self, local: Local, kind: EffectKind) -> Local:
+        kept = frozenset(a for a in local.outstanding if a.kind is not kind)
+        return local if len(kept) == len(local.outstanding) else local.but(outstanding=kept)
+
+
+    def _record(self, info: OpInfo, escaped: Operation | None, local: Local, mask: int) -> None:
+        key = (info, escaped, self._cta_assumptions(local))
+        for label in local.epoch:
+            events = self._events.setdefault(label, {})
+            events[key] = events.get(key, 0) | mask
+
+
+    def _cta_assumptions(self, local: Local) -> frozenset[tuple[SSAValue, bool]]:
+        return frozenset(
+            (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
+        )
+
+
+    def _access(
+        self, info: OpInfo, shifts: tuple[Shift, ...], stale: bool, escaped: Operation | None
+    ) -> Access:
+        return Access(info, shifts, stale, escaped)
+
+
+    def _edge(self, edge: Edge, state: WarpStates) -> WarpStates | None:
+        allowed = self._edge_mask(edge)
+        outcome = self._assumption(edge)
+        out = []
+        for local, mask in state:
+            m = mask & allowed
+            if not m:
+                continue
+            if outcome is not None:
+                condition, sense = outcome
+                if (condition, not sense) in local.assume:
+                    continue  # this path already took the other way at the same condition
+                if outcome not in local.assume:
+                    local = local.but(assume=local.assume | {outcome})
+            if edge.back_of is not None:
+                local = self._next_iteration(local, edge.back_of)
+            out.append((local, m))
+        if not out:
+            return None
+        return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
+
+
+    def _assumption(self, edge: Edge) -> tuple[SSAValue, bool] | None:
+        """The outcome an edge records: for a condition no thread id decides, that is the same
+        for a whole warp (or CTA) and the same every time it is tested (not loop-defined)."""
+        branch = edge.source.branch
+        if edge.sense is None or branch is None or branch.condition is None:
+            return None
+        condition = branch.condition
+        if condition not in self._trackable:
+            split = self.values.split(condition)
+            form = self.values.form(condition)
+            self._trackable[condition] = (
+                (split is None or not split.exact)
+                and self.values.uniformity(condition) <= Uniformity.WARP
+                and form is not None
+                and all(sym.loop is None for sym, _ in form.terms)
+            )
+        return (condition, edge.sense) if self._trackable[condition] else None
+
+
+    def _compatible(self, a: Local, b: Local) -> bool:
+        """Two warps' paths can happen in one run: no CTA-uniform condition went both ways."""
+        if not a.assume or not b.assume:
+            return True
+        return not any(
+            (c, not s) in b.assume and self.values.uniformity(c) is Uniformity.CTA for c, s in a.assume
+        )
+
+
+    def _edge_mask(self, edge: Edge) -> int:
+        found = self._edge_masks.get(edge)
+        if found is None:
+            found = self.space.all_warps
+            branch = edge.source.branch
+            if edge.sense is not None and branch is not None and branch.condition is not None:
+                split = self.values.split(branch.condition)
+                if split is not None:
+                    found = split.may_true if edge.sense else split.may_false
+            self._edge_masks[edge] = found
+        return found
+
+
+    def _next_iteration(self, local: Local, loop: Loop) -> Local:
+        """Outstanding accesses seen from the next iteration: induction variables moved on by
+        at least one step, other values defined in the loop are unknown."""
+        if not local.outstanding:
+            return local
+        key = (id(local), id(loop))
+        found = self._back_memo.get(key)
+        if found is None:
+            found = local.but(outstanding=frozenset(self._shift(a, loop) for a in local.outstanding))
+            self._back_memo[key] = found
+        return found
+
+
+    def _shift(self, access: Access, loop: Loop) -> Access:
+        info = access.info
+        if access.stale or info.rest is None:
+            return access
+        shifts = dict((s, (lo, hi)) for s, lo, hi in access.shifts)
+        stale = False
+        for sym, _ in info.rest.terms:
+            if sym.induction_of is loop and sym.step:
+                # Seen from a later iteration the variable has moved on by at least one step
+                # and at most across its whole range (widened at once: converges in one round).
+                cap = sym.hi - sym.lo if sym.bounded else None  # type: ignore[operator]
+                shifts[sym] = (sym.step, cap)
+            elif defined_in(sym, loop):
+                stale = True
+        if stale:
+            return self._access(info, (), True, access.escaped)
+        packed = tuple(sorted(((s, lo, hi) for s, (lo, hi) in shifts.items()), key=lambda t: t[0].id))
+        return self._access(info, packed, False, access.escaped)
+
+
+    def _boxes(self, info: OpInfo) -> list[tuple[Box, ...]] | None:
+        if info.rest is None or info.rects is None or info.anchor is None:
+            return None
+        if info not in self._box_cache:
+            self._box_cache[info] = warp_boxes(info.rest, info.rects, self.space)
+        return self._box_cache[info]
+
+
+    def _exists(self, warp: int) -> bool:
+        """Warp `warp` surely exists: the block size is declared (and reaches it), or it is warp 0."""
+        return warp == 0 or self.space.declared
+
+
+    def _decided(self, info: OpInfo) -> bool:
+        """Which warps run `info` is decided by thread ids alone (no unknown condition on the way)."""
+        node = self.cfg.node_of.get(info.op)
+        return node is not None and all(
+            b.branch is not None and b.branch.condition is not None
+            and (split := self.values.split(b.branch.condition)) is not None
+            and not (split.may_true & split.may_false)
+            for b in self.cfg.controlling_branches(node)
+        )
