@@ -20,7 +20,8 @@ from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes import get_passes
 from tmem_dialect.passes.cfg import CFG
 from tmem_dialect.passes.analysis import KernelAnalysis, Options, parse_options, tmem_functions
-from tmem_dialect.passes.values import Uniformity, Values
+from tmem_dialect.passes.threads import Uniformity
+from tmem_dialect.passes.values import Values
 
 ROOT = Path(__file__).parent.parent
 

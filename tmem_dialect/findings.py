@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tmem_dialect.memory_model import Rule
 
 
 class FindingKind(Enum):
@@ -70,6 +74,11 @@ class FindingKind(Enum):
         """The kind spelled `value` (its JSON spelling), or `value` itself."""
         return value if isinstance(value, FindingKind) else cls(value)
 
+    @classmethod
+    def of_rule(cls, rule: Rule) -> FindingKind:
+        """The kind of a violation of one of memory_model's ordering rules."""
+        return _BY_RULE_NUMBER[rule.number]
+
     @property
     def is_misuse(self) -> bool:
         """A property of the kernel (as opposed to a limit of the tool or of the run)."""
@@ -79,3 +88,11 @@ class FindingKind(Enum):
 _NOT_MISUSE = frozenset(
     {FindingKind.UNPROVEN, FindingKind.UNSUPPORTED, FindingKind.INTERNAL, FindingKind.STEP_LIMIT}
 )
+
+_BY_RULE_NUMBER = {
+    0: FindingKind.REGISTER_USE,
+    1: FindingKind.ANTI_DEPENDENCY,
+    2: FindingKind.STORE_COMPLETION,
+    3: FindingKind.HANDOFF,
+    4: FindingKind.DEALLOC_OUTSTANDING,
+}

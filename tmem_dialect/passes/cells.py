@@ -8,7 +8,8 @@ from enum import IntEnum
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.values import Form, Sym, ThreadSpace, Uniformity
+from tmem_dialect.passes.forms import Form, Sym
+from tmem_dialect.passes.threads import ThreadSpace, Uniformity
 
 LANE_UNIT = 1 << isa.LANE_SHIFT
 

@@ -7,424 +7,43 @@ TMEM checks ask: does a branch split a warp, which lanes does warp w's taddr rea
 apart are two accesses' addresses.
 """
 
+
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from enum import IntEnum
-from itertools import count
 
 import numpy as np
 from xdsl.dialects import func, llvm, scf
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-)
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.nvvm import pointer_address_space
-from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR, slot_symbol
+from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG, Loop, constant_trip_count
-
-MAX_THREADS_PER_BLOCK = 1024
-NVVM_KERNEL_ATTR = "nvvm.kernel"
-NVVM_REQNTID_ATTR = "nvvm.reqntid"
-
-
-class Uniformity(IntEnum):
-    """How far a value is shared between threads (larger = less shared)."""
-
-    CTA = 0
-    WARP = 1
-    THREAD = 2
-
-
-# ---------------------------------------------------------------------------------------------
-# The threads of a block
-# ---------------------------------------------------------------------------------------------
-
-
-class ThreadSpace:
-    """The threads of one CTA, as declared by `nvvm.reqntid` / `tcgen05.reqntid`.
-
-    Without a declaration we assume a one-dimensional block of up to 1024 threads (and say so).
-    """
-
-    def __init__(self, dims: tuple[int, int, int], declared: bool):
-        self.dims = dims
-        self.declared = declared
-        x, y, z = dims
-        self.nthreads = x * y * z
-        linear = np.arange(self.nthreads, dtype=np.int64)
-        self.tid = {"x": linear % x, "y": (linear // x) % y, "z": linear // (x * y)}
-        self.nwarps = -(-self.nthreads // isa.WARP_SIZE)
-        self.all_warps = (1 << self.nwarps) - 1
-        self.warp_starts = np.arange(0, self.nthreads, isa.WARP_SIZE)
-        self.laneid = linear % isa.WARP_SIZE
-        self.warp_index = linear // isa.WARP_SIZE
-
-    @staticmethod
-    def of_kernel(kernel: Operation) -> ThreadSpace:
-        for name in (REQNTID_ATTR, NVVM_REQNTID_ATTR):
-            attr = kernel.attributes.get(name) or kernel.properties.get(name)
-            if isinstance(attr, DenseArrayBase):
-                values = [int(v) for v in attr.get_values()]
-                dims = (values + [1, 1, 1])[:3]
-                if all(d > 0 for d in dims) and dims[0] * dims[1] * dims[2] <= MAX_THREADS_PER_BLOCK:
-                    return ThreadSpace((dims[0], dims[1], dims[2]), True)
-        return ThreadSpace((MAX_THREADS_PER_BLOCK, 1, 1), False)
-
-    def warp_min_max(self, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.minimum.reduceat(vec, self.warp_starts), np.maximum.reduceat(vec, self.warp_starts)
-
-    def warps(self, mask: int) -> Iterator[int]:
-        w = 0
-        while mask:
-            if mask & 1:
-                yield w
-            mask >>= 1
-            w += 1
-
-    def mask_of(self, flags: np.ndarray) -> int:
-        """Bitmask of the warps whose entry in the per-warp bool array is set."""
-        mask = 0
-        for w in np.flatnonzero(flags):
-            mask |= 1 << int(w)
-        return mask
-
-
-def is_kernel(op: Operation) -> bool:
-    return KERNEL_ATTR in op.attributes or NVVM_KERNEL_ATTR in op.attributes
-
-
-# ---------------------------------------------------------------------------------------------
-# Symbols and forms
-# ---------------------------------------------------------------------------------------------
-
-_ids = count()
-
-
-class Sym:
-    """A value we cannot compute, with what we know about it."""
-
-    __slots__ = ("id", "value", "lo", "hi", "uniformity", "loop", "step", "induction_of", "allocation")
-
-    def __init__(
-        self,
-        value: SSAValue | None,
-        uniformity: Uniformity,
-        lo: int | None = None,
-        hi: int | None = None,
-        loop: Loop | None = None,
-        *,
-        step: int | None = None,
-        induction_of: Loop | None = None,
-        allocation: object | None = None,
-    ):
-        self.id = next(_ids)
-        self.value = value
-        self.uniformity = uniformity
-        self.lo = lo
-        self.hi = hi
-        self.loop = loop
-        self.step = step
-        self.induction_of = induction_of
-        self.allocation = allocation
-
-    @property
-    def bounded(self) -> bool:
-        return self.lo is not None and self.hi is not None
-
-    def __repr__(self) -> str:
-        name = self.value.name_hint if self.value is not None else None
-        return f"Sym({name or self.id})"
-
-
-Const = int | np.ndarray
-
-
-class Form:
-    """`const + sum(coeff * sym)`; `const` is an int or a per-thread int64 vector."""
-
-    __slots__ = ("const", "terms", "_uniformity")
-
-    def __init__(self, const: Const, terms: tuple[tuple[Sym, int], ...] = ()):
-        if isinstance(const, np.ndarray) and const.size and (const == const[0]).all():
-            const = int(const[0])
-        self.const = const
-        self.terms = terms
-        self._uniformity: Uniformity | None = None
-
-    @property
-    def is_concrete(self) -> bool:
-        return not self.terms
-
-    @property
-    def constant(self) -> int | None:
-        return self.const if not self.terms and isinstance(self.const, int) else None
-
-    def coeff(self, sym: Sym) -> int:
-        for s, c in self.terms:
-            if s is sym:
-                return c
-        return 0
-
-    def __add__(self, other: Form) -> Form:
-        return Form(self.const + other.const, _merge(self.terms, other.terms, 1))
-
-    def __sub__(self, other: Form) -> Form:
-        return Form(self.const - other.const, _merge(self.terms, other.terms, -1))
-
-    def scale(self, k: int) -> Form:
-        if k == 0:
-            return Form(0)
-        return Form(self.const * k, tuple((s, c * k) for s, c in self.terms))
-
-    def same_as(self, other: Form) -> bool:
-        if self.terms != other.terms:
-            return False
-        a, b = self.const, other.const
-        if isinstance(a, int) and isinstance(b, int):
-            return a == b
-        return bool(np.array_equal(np.broadcast_to(a, np.shape(b) or np.shape(a)), b))
-
-    def uniformity(self, space: ThreadSpace) -> Uniformity:
-        if self._uniformity is None:
-            u = Uniformity.CTA
-            if isinstance(self.const, np.ndarray):
-                lo, hi = space.warp_min_max(self.const)
-                u = Uniformity.THREAD if (lo != hi).any() else Uniformity.WARP
-            for s, _ in self.terms:
-                u = max(u, s.uniformity)
-            self._uniformity = u
-        return self._uniformity
-
-    def bounds(self) -> tuple[int, int] | None:
-        """Range over every thread and every value of the symbols, None when unbounded."""
-        if isinstance(self.const, np.ndarray):
-            lo, hi = int(self.const.min()), int(self.const.max())
-        else:
-            lo = hi = self.const
-        for s, c in self.terms:
-            if not s.bounded:
-                return None
-            a, b = c * s.lo, c * s.hi  # type: ignore[operator]
-            lo += min(a, b)
-            hi += max(a, b)
-        return lo, hi
-
-    def warp_bounds(self, space: ThreadSpace) -> tuple[np.ndarray, np.ndarray] | None:
-        """Per-warp (min, max) arrays over the warp's threads and the symbols' ranges."""
-        if isinstance(self.const, np.ndarray):
-            lo, hi = space.warp_min_max(self.const)
-        else:
-            lo = np.full(space.nwarps, self.const, dtype=np.int64)
-            hi = lo.copy()
-        extra_lo = extra_hi = 0
-        for s, c in self.terms:
-            if not s.bounded:
-                return None
-            a, b = c * s.lo, c * s.hi  # type: ignore[operator]
-            extra_lo += min(a, b)
-            extra_hi += max(a, b)
-        return lo + extra_lo, hi + extra_hi
-
-    def __repr__(self) -> str:
-        const = self.const if isinstance(self.const, int) else "<per-thread>"
-        terms = " + ".join(f"{c}*{s}" for s, c in self.terms)
-        return f"Form({const}{' + ' + terms if terms else ''})"
-
-
-def _merge(
-    a: tuple[tuple[Sym, int], ...], b: tuple[tuple[Sym, int], ...], sign: int
-) -> tuple[tuple[Sym, int], ...]:
-    if not b:
-        return a
-    coeffs: dict[Sym, int] = dict(a)
-    for s, c in b:
-        coeffs[s] = coeffs.get(s, 0) + sign * c
-    return tuple(sorted(((s, c) for s, c in coeffs.items() if c), key=lambda t: t[0].id))
-
-
-# ---------------------------------------------------------------------------------------------
-# Evaluation
-# ---------------------------------------------------------------------------------------------
-
-_BINARY = {
-    "add": ("arith.addi", "llvm.add"),
-    "sub": ("arith.subi", "llvm.sub"),
-    "mul": ("arith.muli", "llvm.mul"),
-    "shl": ("arith.shli", "llvm.shl"),
-    "shru": ("arith.shrui", "llvm.lshr"),
-    "shrs": ("arith.shrsi", "llvm.ashr"),
-    "divu": ("arith.divui", "llvm.udiv"),
-    "divs": ("arith.divsi", "llvm.sdiv"),
-    "remu": ("arith.remui", "llvm.urem"),
-    "rems": ("arith.remsi", "llvm.srem"),
-    "and": ("arith.andi", "llvm.and"),
-    "or": ("arith.ori", "llvm.or"),
-    "xor": ("arith.xori", "llvm.xor"),
-    "minu": ("arith.minui",),
-    "maxu": ("arith.maxui",),
-    "mins": ("arith.minsi",),
-    "maxs": ("arith.maxsi",),
-}
-_BINARY_BY_NAME = {name: kind for kind, names in _BINARY.items() for name in names}
-_CASTS = frozenset(
-    {
-        "arith.index_cast",
-        "arith.index_castui",
-        "arith.extui",
-        "arith.extsi",
-        "arith.trunci",
-        "arith.bitcast",
-        "llvm.zext",
-        "llvm.sext",
-        "llvm.trunc",
-        "llvm.bitcast",
-        "llvm.inttoptr",
-        "llvm.ptrtoint",
-    }
+from tmem_dialect.passes.forms import Form, Sym
+from tmem_dialect.passes.int_eval import (
+    BINARY_BY_NAME,
+    CASTS,
+    COMPARISONS,
+    TRUTH_AND,
+    TRUTH_OR,
+    TRUTH_XOR,
+    Split,
+    apply_binary,
+    bitwidth,
+    compare,
+    interval,
 )
-_COMPARISONS = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-_SREG_PREFIX = "nvvm.read.ptx.sreg."
-# Special registers that are the same in every thread of the CTA.
-_CTA_REGISTERS = frozenset(
-    f"{base}.{d}" for base in ("ntid", "ctaid", "nctaid") for d in "xyz"
-) | {"nwarpid"}
-
-
-def _bitwidth(t: Attribute) -> int | None:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, IndexType):
-        return 64
-    if isinstance(t, llvm.LLVMPointerType):
-        return 64
-    return None
-
-
-def _apply(kind: str, a: Const, b: Const, width: int) -> Const | None:
-    """An integer binary op on concrete (int or per-thread vector) operands; None if undefined."""
-    mask = (1 << width) - 1 if width < 64 else (1 << 64) - 1
-
-    def unsigned(x: Const) -> Const:
-        return x & mask if width < 64 else x
-
-    if kind == "add":
-        return a + b
-    if kind == "sub":
-        return a - b
-    if kind == "mul":
-        return a * b
-    if kind == "shl":
-        return a << b if np.all(np.asarray(b) >= 0) else None
-    if kind in ("shru", "shrs"):
-        if not np.all(np.asarray(b) >= 0):
-            return None
-        return (unsigned(a) if kind == "shru" else a) >> b
-    if kind in ("divu", "divs", "remu", "rems"):
-        if np.any(np.asarray(b) == 0):
-            return None
-        if kind in ("divu", "remu"):
-            a, b = unsigned(a), unsigned(b)
-        elif np.any(np.asarray(a) < 0) or np.any(np.asarray(b) < 0):
-            return None  # C-style truncating division; not worth modelling for negatives
-        return a // b if kind.startswith("div") else a % b
-    if kind == "and":
-        return a & b
-    if kind == "or":
-        return a | b
-    if kind == "xor":
-        return a ^ b
-    if kind in ("minu", "mins"):
-        return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else min(a, b)
-    if kind in ("maxu", "maxs"):
-        return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else max(a, b)
-    return None
-
-
-def _compare(pred: str, a: Const, b: Const, width: int) -> Const:
-    if pred.startswith("u"):
-        mask = (1 << width) - 1 if width < 64 else None
-        if mask is not None:
-            a, b = a & mask, b & mask
-    result = {
-        "eq": lambda: a == b,
-        "ne": lambda: a != b,
-        "slt": lambda: a < b,
-        "sle": lambda: a <= b,
-        "sgt": lambda: a > b,
-        "sge": lambda: a >= b,
-        "ult": lambda: a < b,
-        "ule": lambda: a <= b,
-        "ugt": lambda: a > b,
-        "uge": lambda: a >= b,
-    }[pred]()
-    return result.astype(np.int64) if isinstance(result, np.ndarray) else int(bool(result))
-
-
-def _interval(kind: str, a: tuple[int, int] | None, b: tuple[int, int] | None) -> tuple[int, int] | None:
-    """Range of `a kind b` from the operands' ranges (None: unknown)."""
-    if kind == "and":
-        for r in (a, b):
-            if r is not None and r[0] >= 0:
-                other = b if r is a else a
-                hi = r[1] if other is None or other[0] < 0 else min(r[1], other[1])
-                return 0, hi
-        return None
-    if a is None or b is None:
-        return None
-    (al, ah), (bl, bh) = a, b
-    if kind == "add":
-        return al + bl, ah + bh
-    if kind == "sub":
-        return al - bh, ah - bl
-    if kind == "mul":
-        products = [al * bl, al * bh, ah * bl, ah * bh]
-        return min(products), max(products)
-    if kind == "shl" and bl >= 0:
-        return _interval("mul", a, (1 << bl, 1 << bh))
-    if kind in ("shru", "shrs") and al >= 0 and bl >= 0:
-        return al >> bh, ah >> bl
-    if kind in ("divu", "divs") and al >= 0 and bl > 0:
-        return al // bh, ah // bl
-    if kind in ("remu", "rems") and bl > 0 and al >= 0:
-        return 0, min(ah, bh - 1)
-    if kind in ("minu", "mins"):
-        return min(al, bl), min(ah, bh)
-    if kind in ("maxu", "maxs"):
-        return max(al, bl), max(ah, bh)
-    if kind == "or" and al >= 0 and bl >= 0:
-        return max(al, bl), (1 << max(ah, bh).bit_length()) - 1
-    return None
-
-
-@dataclass(frozen=True)
-class Split:
-    """How the warps evaluate a branch condition, as warp bitmasks.
-
-    `may_true` / `may_false`: warps in which some thread may see true / false; `torn`: warps
-    in which some thread surely sees true and another surely false; `exact`: every thread's
-    value is known.
-    """
-
-    may_true: int
-    may_false: int
-    torn: int
-    exact: bool
-
-
-_TRUTH_AND = ("arith.andi", "llvm.and")
-_TRUTH_OR = ("arith.ori", "llvm.or")
-_TRUTH_XOR = ("arith.xori", "llvm.xor")
+from tmem_dialect.passes.threads import (
+    CTA_REGISTERS,
+    SREG_PREFIX,
+    ThreadSpace,
+    Uniformity,
+)
 
 
 class Values:
@@ -516,7 +135,7 @@ class Values:
         owner = value.owner
         if depth > 16 or not isinstance(owner, Operation) or len(owner.operands) != 2:
             return None
-        if owner.name not in _TRUTH_AND + _TRUTH_OR + _TRUTH_XOR:
+        if owner.name not in TRUTH_AND + TRUTH_OR + TRUTH_XOR:
             return None
         unknown = (np.ones(n, dtype=bool), np.ones(n, dtype=bool))
         a = self._truth(owner.operands[0], depth + 1)
@@ -524,9 +143,9 @@ class Values:
         if a is None and b is None:
             return None
         (ta, fa), (tb, fb) = a or unknown, b or unknown
-        if owner.name in _TRUTH_AND:
+        if owner.name in TRUTH_AND:
             return ta & tb, fa | fb
-        if owner.name in _TRUTH_OR:
+        if owner.name in TRUTH_OR:
             return ta | tb, fa & fb
         return (ta & fb) | (fa & tb), (ta & tb) | (fa & fb)
 
@@ -621,9 +240,9 @@ class Values:
         effect = self.effects.get(op)
         if effect is not None and effect.kind is EffectKind.LD:
             return Uniformity.THREAD
-        if op.name.startswith(_SREG_PREFIX):
-            reg = op.name.removeprefix(_SREG_PREFIX)
-            return Uniformity.CTA if reg in _CTA_REGISTERS else (
+        if op.name.startswith(SREG_PREFIX):
+            reg = op.name.removeprefix(SREG_PREFIX)
+            return Uniformity.CTA if reg in CTA_REGISTERS else (
                 Uniformity.WARP if reg == "warpid" else Uniformity.THREAD
             )
         return max((self.uniformity(v) for v in op.operands), default=Uniformity.CTA)
@@ -640,7 +259,7 @@ class Values:
         return u
 
     def _compute(self, value: SSAValue) -> Form | None:
-        width = _bitwidth(value.type)
+        width = bitwidth(value.type)
         if width is None:
             return None
         if isinstance(value, BlockArgument):
@@ -657,15 +276,15 @@ class Values:
                 v = int(attr.value.data)
                 return Form(v & 1 if width == 1 else v)
             return self._opaque(value, Uniformity.CTA)
-        if name.startswith(_SREG_PREFIX):
-            return self._special_register(value, name.removeprefix(_SREG_PREFIX))
-        if name in _CASTS and len(operands) == 1:
+        if name.startswith(SREG_PREFIX):
+            return self._special_register(value, name.removeprefix(SREG_PREFIX))
+        if name in CASTS and len(operands) == 1:
             inner = self.form(operands[0])
             if inner is not None:
                 return inner
             return self._opaque(value, self.uniformity(operands[0]))
-        if name in _BINARY_BY_NAME and len(operands) == 2:
-            return self._binary(value, _BINARY_BY_NAME[name], operands, width)
+        if name in BINARY_BY_NAME and len(operands) == 2:
+            return self._binary(value, BINARY_BY_NAME[name], operands, width)
         if name in ("arith.cmpi", "llvm.icmp"):
             return self._comparison(value, op, operands)
         if name in ("arith.select", "llvm.select"):
@@ -689,7 +308,7 @@ class Values:
             return Form(space.laneid.copy())
         if reg.startswith("ntid.") and space.declared:
             return Form(space.dims["xyz".index(reg[-1])])
-        if reg in _CTA_REGISTERS:
+        if reg in CTA_REGISTERS:
             return self._opaque(value, Uniformity.CTA, (0, (1 << 31) - 1))
         # %warpid is the physical warp slot, not the warp's index in the CTA (PTX ISA).
         return self._opaque(value, Uniformity.WARP if reg == "warpid" else Uniformity.THREAD)
@@ -706,10 +325,10 @@ class Values:
             if kind == "shl" and b.constant is not None and 0 <= b.constant < width:
                 return a.scale(1 << b.constant)
             if a.is_concrete and b.is_concrete:
-                result = _apply(kind, a.const, b.const, width)
+                result = apply_binary(kind, a.const, b.const, width)
                 if result is not None:
                     return Form(result)
-        bounds = _interval(
+        bounds = interval(
             kind,
             a.bounds() if a is not None else None,
             b.bounds() if b is not None else None,
@@ -720,7 +339,7 @@ class Values:
     def _comparison(self, value: SSAValue, op: Operation, operands: list[SSAValue]) -> Form:
         predicate = getattr(op, "predicate", None)
         a, b = (self.form(v) for v in operands)
-        width = _bitwidth(operands[0].type) or 64
+        width = bitwidth(operands[0].type) or 64
         if (
             isinstance(predicate, IntegerAttr)
             and a is not None
@@ -728,7 +347,7 @@ class Values:
             and a.is_concrete
             and b.is_concrete
         ):
-            return Form(_compare(_COMPARISONS[predicate.value.data], a.const, b.const, width))
+            return Form(compare(COMPARISONS[predicate.value.data], a.const, b.const, width))
         u = max(self.uniformity(operands[0]), self.uniformity(operands[1]))
         return self._opaque(value, u, (0, 1))
 
@@ -897,7 +516,7 @@ class Values:
             if not isinstance(predicate, IntegerAttr) or cmp.operands[0] is not arg:
                 continue
             bound = self.form(cmp.operands[1])
-            pred = _COMPARISONS[predicate.value.data]
+            pred = COMPARISONS[predicate.value.data]
             stays = [e for e in node.succs if e.target in loop.nodes]
             if bound is None or bound.constant is None or len(stays) != 1 or stays[0].sense is not True:
                 continue

@@ -10,6 +10,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.passes.analysis import (
     KernelAnalysis,
     Options,
@@ -19,22 +20,28 @@ from tmem_dialect.passes.analysis import (
     tmem_functions,
     unanalysed,
 )
-from tmem_dialect.passes.values import is_kernel
+from tmem_dialect.passes.threads import is_kernel
 
 
 def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
     """Every diagnostic tmem-verify reports for `module`, in source order."""
-    found: list[Diagnostic] = []
+    return [d for _, d in verify_findings(module, options)]
+
+
+def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKind, Diagnostic]]:
+    """Every finding of tmem-verify on `module` with its kind (shared with the interpreter), in
+    source order."""
+    found: list[tuple[FindingKind, Diagnostic]] = []
     functions = tmem_functions(module)
     callees = function_names(functions)
     with frozen_heap():
         for function in functions:
             analysis = KernelAnalysis(function, options)
-            found.extend(_kernel_notes(function, analysis))
-            found.extend(unanalysed(function, analysis.cfg, callees))
+            found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
+            found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees))
             found.extend(_mixed_cta_groups(analysis))
-            found.extend(analysis.run().diagnostics)
-    return sorted(found, key=_position)
+            found.extend(analysis.run().items())
+    return sorted(found, key=lambda kd: _position(kd[1]))
 
 
 def _position(d: Diagnostic) -> tuple[str, int, int]:
@@ -57,28 +64,26 @@ def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnos
     return []
 
 
-def _mixed_cta_groups(analysis: KernelAnalysis) -> list[Diagnostic]:
+def _mixed_cta_groups(analysis: KernelAnalysis) -> list[tuple[FindingKind, Diagnostic]]:
     """All tcgen05 instructions of a kernel use the same cta_group [ptxas rejects mixing];
     with cta_group::2 the peer CTA's part is beyond a one-CTA analysis (said as a warning)."""
     first: tuple[int, Operation] | None = None
-    found: list[Diagnostic] = []
+    found: list[tuple[FindingKind, Diagnostic]] = []
     for op, effect in analysis.effects.items():
         if effect.cta_group is None:
             continue
         if first is None:
             first = (effect.cta_group, op)
             if effect.cta_group == 2:
-                found.append(
-                    warning(op, "cta_group::2: the peer CTA's half of the allocation (the same "
-                            "alloc/dealloc in one warp of the peer, cluster barriers before "
-                            "them) is not checked; this CTA's half is")
-                )
+                diag = warning(op, "cta_group::2: the peer CTA's half of the allocation (the same "
+                               "alloc/dealloc in one warp of the peer, cluster barriers before "
+                               "them) is not checked; this CTA's half is")
+                found.append((FindingKind.UNSUPPORTED, diag))
         elif effect.cta_group != first[0]:
-            found.append(
-                error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
-                      f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
-                      "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
-            )
+            diag = error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
+                         f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
+                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
+            found.append((FindingKind.CTA_GROUP_MISMATCH, diag))
     return found
 
 

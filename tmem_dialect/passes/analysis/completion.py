@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tmem_dialect.diagnostics import error, note, warning
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import (
     REGISTER_USE,
     EffectKind,
@@ -15,7 +16,7 @@ from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.state import Access, Local
 from tmem_dialect.passes.cells import Certainty, overlap_at_distance
 from tmem_dialect.passes.cfg import Loop
-from tmem_dialect.passes.values import Form, Sym
+from tmem_dialect.passes.forms import Form, Sym
 
 MAX_ENUMERATED = 512
 
@@ -77,7 +78,6 @@ class SameThreadRules:
                 local = self._place_wait(anchor, info, wait, rule, local)
         return local
 
-
     def _requirements_after(self, later: EffectKind) -> dict[str, Requirement]:
         """By op name (a cheap key) of an outstanding access, the wait `later` needs after it."""
         found = self._requirements.get(later)
@@ -90,7 +90,6 @@ class SameThreadRules:
             self._requirements[later] = found
         return found
 
-
     def _same_thread_overlap(self, access: Access, info: OpInfo, mask: int) -> Certainty:
         key = (access, info, mask)
         found = self._distance_memo.get(key)
@@ -98,7 +97,6 @@ class SameThreadRules:
             found = self._distance_overlap(access, info, mask)
             self._distance_memo[key] = found
         return found
-
 
     def _distance_overlap(self, access: Access, info: OpInfo, mask: int) -> Certainty:
         earlier = access.info
@@ -173,7 +171,6 @@ class SameThreadRules:
                 break
         return best
 
-
     def _overlaps_for_every_iteration(self, access: Access, info: OpInfo, diff: Form, const: int) -> bool:
         """Definite for loops over chunks: the earlier access ran in loops that have finished
         (every iteration's instance still outstanding: no retiring wait in them), and for every
@@ -209,7 +206,6 @@ class SameThreadRules:
             for a in later_sums
         )
 
-
     def _loop_waits(self, loop: Loop) -> set[EffectKind]:
         """The access kinds a wait somewhere inside `loop` retires."""
         found = self._waits_in.get(loop)
@@ -222,7 +218,6 @@ class SameThreadRules:
             self._waits_in[loop] = found  # type: ignore[assignment]
         return found  # type: ignore[return-value]
 
-
     def _repeats(self, access: Access) -> bool:
         for sym, _, _ in access.shifts:
             loop = sym.induction_of
@@ -230,7 +225,6 @@ class SameThreadRules:
             if op is None or loop is None or (loop.trip_count or 0) < 2:
                 return False
         return True
-
 
     def _report_same_thread(self, info: OpInfo, found: list[tuple[Access, Certainty, Requirement]]) -> None:
         definite = [f for f in found if f[1] is Certainty.DEFINITE]
@@ -260,8 +254,7 @@ class SameThreadRules:
                 f"({req.rule.cite()})",
             )
         diag.attach_note(f"the outstanding {name_of(earlier)}", earlier.op)
-        self.findings.add(("same-thread", info.op, req.wait), diag)
-
+        self.findings.add(FindingKind.of_rule(req.rule), ("same-thread", info.op, req.wait), diag)
 
     def _register_use(self, info: OpInfo, local: Local, mask: int) -> Local:
         pending = [a for a in local.outstanding if a.info.op in info.lds_used]
@@ -274,6 +267,6 @@ class SameThreadRules:
                 "the ISA honors the register dependency; the seed's stricter rule waits first)",
             )
             diag.attach_note("the tcgen05.ld", pending[0].info.op)
-            self.findings.add(("register-use", info.op), diag)
+            self.findings.add(FindingKind.REGISTER_USE, ("register-use", info.op), diag)
         anchor = self._wait_position(info, Wait.LD, pending, local)
         return self._place_wait(anchor, info, Wait.LD, REGISTER_USE, local)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.diagnostics import error, warning
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind, cross_thread_requirement
 from tmem_dialect.passes.analysis.ops import (
     Action,
@@ -28,7 +29,6 @@ class CrossWarpRules:
             self._check_interval(label, events)
             self._check_concurrent_allocs(events)
         self._check_slot_reads()
-
 
     def _check_concurrent_allocs(self, events: dict[tuple[OpInfo, Operation | None], int]) -> None:
         """Two tcgen05.alloc of different warps in one barrier interval: nothing orders them,
@@ -57,12 +57,11 @@ class CrossWarpRules:
                     "warp: one warp of a CTA allocates, never two concurrently"
                 )
                 self.findings.add(
-                    ("concurrent-alloc", b.op),
+                    FindingKind.CONCURRENT_ALLOC, ("concurrent-alloc", b.op),
                     (error if sure else warning)(b.op, text).attach_note(
                         f"the other {name_of(a)}", a.op
                     ),
                 )
-
 
     def _check_interval(
         self, label: Operation | None, events: dict[tuple[OpInfo, Operation | None], int]
@@ -129,7 +128,6 @@ class CrossWarpRules:
         for (i, j), (wi, wj, exact) in sorted(pairs.items()):
             self._conflict(label, items[i], items[j], wi, wj, exact)
 
-
     def _may_pair(self, items, i: int, j: int, pairs: dict[tuple[int, int], tuple[int, int, bool]]) -> None:
         """Record a possible conflict between items i <= j, run by two different warps."""
         mi, mj = items[i][2], items[j][2]
@@ -138,7 +136,6 @@ class CrossWarpRules:
             if others:
                 pairs.setdefault((i, j), (wi, (others & -others).bit_length() - 1, False))
                 return
-
 
     def _conflict(self, label, a_item, b_item, wa: int, wb: int, exact: bool) -> None:
         a_info, a_escaped, _, a_assume = a_item
@@ -200,8 +197,7 @@ class CrossWarpRules:
             diag = (error if exact else warning)(b_info.op, text)
             if a_info.op is not b_info.op:
                 diag.attach_note(f"the {name_of(a_info)}", a_info.op)
-        self.findings.add(("cross", a_info.op, b_info.op, a_escaped), diag)
-
+        self.findings.add(FindingKind.of_rule(req.rule), ("cross", a_info.op, b_info.op, a_escaped), diag)
 
     def _check_slot_reads(self) -> None:
         allocs: dict[Operation | None, list[tuple[OpInfo, int, frozenset[tuple[SSAValue, bool]]]]] = {}
@@ -212,8 +208,8 @@ class CrossWarpRules:
         for read, mask, epoch, visible, assume in self._slot_reads:
             racing = [
                 (alloc, amask)
-                for label in epoch
-                for alloc, amask, alloc_assume in allocs.get(label, [])
+                for barrier in epoch
+                for alloc, amask, alloc_assume in allocs.get(self._interval_of(barrier), [])
                 if alloc.slot == read.slot
                 and other_warp(amask, mask)
                 and not any((c, not v) in alloc_assume for c, v in assume)
@@ -222,7 +218,7 @@ class CrossWarpRules:
                 alloc, amask = racing[0]
                 sure = self._exists(1) and self._decided(alloc) and self._decided(read)
                 self.findings.add(
-                    ("slot-race", read.op),
+                    FindingKind.SHARED_RACE, ("slot-race", read.op),
                     (error if sure else warning)(
                         read.op, "reads the TMEM address that another warp's tcgen05.alloc "
                           "writes, with no barrier between them: other warps may read the slot "
@@ -230,6 +226,6 @@ class CrossWarpRules:
                 )
             elif not visible:
                 self.findings.add(
-                    ("slot-early", read.op),
+                    FindingKind.UNINITIALIZED_READ, ("slot-early", read.op),
                     error(read.op, "reads the TMEM address slot before any tcgen05.alloc wrote it"),
                 )

@@ -28,14 +28,9 @@ from tmem_dialect.passes.cells import (
     warp_boxes,
 )
 from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
-from tmem_dialect.passes.values import (
-    Form,
-    Sym,
-    ThreadSpace,
-    Uniformity,
-    Values,
-    slot_key,
-)
+from tmem_dialect.passes.forms import Form, Sym
+from tmem_dialect.passes.threads import ThreadSpace, Uniformity
+from tmem_dialect.passes.values import Values, slot_key
 
 
 def defined_in(sym: Sym, loop: Loop) -> bool:
@@ -68,6 +63,12 @@ class Engine:
         slots = self._collect_slots()
         self.values = Values(function, self.cfg, self.space, slots, self.effects)
         self._build_infos()
+        self._barriers = [i for i in self.info_of.values() if i.kind is not None and is_handoff(i.kind)]
+        self._partners: dict[Operation, tuple[Operation, ...]] = {}
+        self._arrivals: dict[Operation, WarpStates] = {}
+        self._reachable: dict[Node, set[Node]] = {}
+        self._allocs = [i for i in self.info_of.values() if i.kind is EffectKind.ALLOC]
+        self._deallocs = [i for i in self.info_of.values() if i.kind is EffectKind.DEALLOC]
         self._access_kinds = {
             i.op.name: i.kind for i in self.info_of.values() if i.kind is not None and i.kind.is_async_access
         }
@@ -94,7 +95,6 @@ class Engine:
             join_states,
         )
 
-
     def _collect_slots(self) -> set[object]:
         slots: set[object] = set()
         for effect in self.effects.values():
@@ -103,7 +103,6 @@ class Engine:
                 if key is not None:
                     slots.add(key)
         return slots
-
 
     def _build_infos(self) -> None:
         ld_results: dict[SSAValue, Operation] = {}
@@ -121,7 +120,6 @@ class Engine:
                     infos.append(info)
                     self.info_of[op] = info
             self.infos[node] = infos
-
 
     def _info(self, op: Operation, index: int, ld_results: dict[SSAValue, Operation]) -> OpInfo | None:
         effect = self.effects.get(op)
@@ -164,7 +162,6 @@ class Engine:
                 return info
         return None
 
-
     def _union_box(self, info: OpInfo) -> Box | None:
         per_warp = self._boxes(info)
         if per_warp is None:
@@ -178,7 +175,6 @@ class Engine:
             False,
         )
 
-
     def _transfer(self, node: Node, state: WarpStates) -> WarpStates:
         # A wait placed at its cause retires accesses in the warp state that needed it, but the
         # states of other warps and paths went through the op before it existed: run the node
@@ -189,7 +185,6 @@ class Engine:
             out = self._transfer_once(node, state)
             if self._report or self._placed_at_cause == placed:
                 return out
-
 
     def _transfer_once(self, node: Node, state: WarpStates) -> WarpStates:
         for info in self.infos[node]:
@@ -208,7 +203,6 @@ class Engine:
         # Ops a fix may be anchored at that carry no TMEM effect (loop ops, branch terminators).
         return state
 
-
     def _apply(self, actions: dict[Action, set[Rule]], state: WarpStates) -> WarpStates:
         out = []
         for local, mask in state:
@@ -216,7 +210,6 @@ class Engine:
                 local = self._virtual(action, local)
             out.append((local, mask))
         return canonical(out)
-
 
     def _virtual(self, action: Action, local: Local) -> Local:
         retires = action.retires
@@ -226,30 +219,25 @@ class Engine:
             return local.but(unfenced=None) if local.unfenced is not None else local
         return local.but(after_due=None) if local.after_due is not None else local
 
-
     def _retire(self, local: Local, kind: EffectKind) -> Local:
         kept = frozenset(a for a in local.outstanding if a.kind is not kind)
         return local if len(kept) == len(local.outstanding) else local.but(outstanding=kept)
 
-
     def _record(self, info: OpInfo, escaped: Operation | None, local: Local, mask: int) -> None:
         key = (info, escaped, self._cta_assumptions(local))
-        for label in local.epoch:
-            events = self._events.setdefault(label, {})
+        for barrier in local.epoch:
+            events = self._events.setdefault(self._interval_of(barrier), {})
             events[key] = events.get(key, 0) | mask
-
 
     def _cta_assumptions(self, local: Local) -> frozenset[tuple[SSAValue, bool]]:
         return frozenset(
             (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
         )
 
-
     def _access(
         self, info: OpInfo, shifts: tuple[Shift, ...], stale: bool, escaped: Operation | None
     ) -> Access:
         return Access(info, shifts, stale, escaped)
-
 
     def _edge(self, edge: Edge, state: WarpStates) -> WarpStates | None:
         allowed = self._edge_mask(edge)
@@ -272,7 +260,6 @@ class Engine:
             return None
         return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
 
-
     def _assumption(self, edge: Edge) -> tuple[SSAValue, bool] | None:
         """The outcome an edge records: for a condition no thread id decides, that is the same
         for a whole warp (or CTA) and the same every time it is tested (not loop-defined)."""
@@ -291,7 +278,6 @@ class Engine:
             )
         return (condition, edge.sense) if self._trackable[condition] else None
 
-
     def _compatible(self, a: Local, b: Local) -> bool:
         """Two warps' paths can happen in one run: no CTA-uniform condition went both ways."""
         if not a.assume or not b.assume:
@@ -299,7 +285,6 @@ class Engine:
         return not any(
             (c, not s) in b.assume and self.values.uniformity(c) is Uniformity.CTA for c, s in a.assume
         )
-
 
     def _edge_mask(self, edge: Edge) -> int:
         found = self._edge_masks.get(edge)
@@ -313,7 +298,6 @@ class Engine:
             self._edge_masks[edge] = found
         return found
 
-
     def _next_iteration(self, local: Local, loop: Loop) -> Local:
         """Outstanding accesses seen from the next iteration: induction variables moved on by
         at least one step, other values defined in the loop are unknown."""
@@ -325,7 +309,6 @@ class Engine:
             found = local.but(outstanding=frozenset(self._shift(a, loop) for a in local.outstanding))
             self._back_memo[key] = found
         return found
-
 
     def _shift(self, access: Access, loop: Loop) -> Access:
         info = access.info
@@ -346,7 +329,6 @@ class Engine:
         packed = tuple(sorted(((s, lo, hi) for s, (lo, hi) in shifts.items()), key=lambda t: t[0].id))
         return self._access(info, packed, False, access.escaped)
 
-
     def _boxes(self, info: OpInfo) -> list[tuple[Box, ...]] | None:
         if info.rest is None or info.rects is None or info.anchor is None:
             return None
@@ -354,11 +336,9 @@ class Engine:
             self._box_cache[info] = warp_boxes(info.rest, info.rects, self.space)
         return self._box_cache[info]
 
-
     def _exists(self, warp: int) -> bool:
         """Warp `warp` surely exists: the block size is declared (and reaches it), or it is warp 0."""
         return warp == 0 or self.space.declared
-
 
     def _decided(self, info: OpInfo) -> bool:
         """Which warps run `info` is decided by thread ids alone (no unknown condition on the way)."""

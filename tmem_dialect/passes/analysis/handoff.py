@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from tmem_dialect.diagnostics import warning
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF
 from tmem_dialect.passes.analysis.ops import (
     Action,
@@ -19,7 +20,9 @@ from tmem_dialect.passes.analysis.state import (
     Local,
     WarpStates,
     canonical,
+    join_states,
 )
+from tmem_dialect.passes.cfg import Node
 
 
 class HandoffRules:
@@ -48,7 +51,6 @@ class HandoffRules:
             changes["unfenced"] = info
         return local.but(**changes) if changes else local
 
-
     def _require_fence(
         self, barrier: Operation, action: Action, earlier: OpInfo | None, later: OpInfo
     ) -> None:
@@ -70,13 +72,13 @@ class HandoffRules:
         self.fix_reasons[(barrier, action)] = diag
         self._requeue(barrier, action)
 
-
     def _barrier(self, info: OpInfo, state: WarpStates) -> WarpStates:
         """Every warp meets here: each learns what the others did before (allocations, frees,
         relinquish, unfenced work), from the paths that can happen in the same run as its own."""
         barrier = info.op
+        meeting = state + self._partner_arrivals(barrier, state)
         all_warps = 0
-        for _, mask in state:
+        for _, mask in meeting:
             all_warps |= mask
         if self._report:
             self._op_masks[info] = self._op_masks.get(info, 0) | all_warps
@@ -84,9 +86,9 @@ class HandoffRules:
         out = []
         for local, mask in state:
             cta = CtaFacts()
-            for other, other_mask in state:
+            for other, other_mask, at in self._participants(barrier, state, meeting):
                 if other is local or self._compatible(local, other):
-                    cta.add(other, other_mask)
+                    cta.add(other, other_mask, at)
             escaped = []
             for access in local.outstanding:
                 if self._report:
@@ -97,7 +99,7 @@ class HandoffRules:
                 )
             pending = local.pending
             if cta.unfenced is not None:
-                pending = pending | {(barrier, cta.unfenced, cta.unfenced_warps)}
+                pending = pending | {(cta.unfenced_at, cta.unfenced, cta.unfenced_warps)}
             own = local.own_live - cta.freed
             out.append(
                 (
@@ -119,25 +121,100 @@ class HandoffRules:
             )
         return canonical(out)
 
+    def _participants(
+        self, barrier: Operation, state: WarpStates, meeting: WarpStates
+    ) -> list[tuple[Local, int, Operation]]:
+        """Each warp state meeting at `barrier` with the barrier op it arrives at."""
+        found = [(local, mask, barrier) for local, mask in state]
+        for partner in self._barrier_partners(barrier):
+            found.extend((local, mask, partner) for local, mask in self._arrivals.get(partner, ()))
+        return found
+
+    def _partner_arrivals(self, barrier: Operation, state: WarpStates) -> WarpStates:
+        """The states arriving at the partners of `barrier` (the same barrier reached by other
+        ops on paths exclusive of this one, e.g. the two branches of an if). Arrivals only grow:
+        when this barrier's grow, its partners run again with them."""
+        partners = self._barrier_partners(barrier)
+        if not partners:
+            return ()
+        previous = self._arrivals.get(barrier)
+        arrived = state if previous is None else join_states(previous, state)
+        if arrived != previous:
+            self._arrivals[barrier] = arrived
+            if not self._report:
+                for partner in partners:
+                    self.solver.requeue(self.cfg.node_of[partner], force=True)
+        found: list[tuple[Local, int]] = []
+        for partner in partners:
+            found.extend(self._arrivals.get(partner, ()))
+        return tuple(found)
+
+    def _barrier_partners(self, barrier: Operation) -> tuple[Operation, ...]:
+        """Barrier ops with the same id whose paths exclude each other's: the warps reaching
+        either meet at one barrier (a role's branch and another role's branch both sync)."""
+        found = self._partners.get(barrier)
+        if found is None:
+            found = ()
+            node = self.cfg.node_of.get(barrier)
+            branches = self.cfg.controlling_branches(node) if node is not None else frozenset()
+            if branches:
+                ident = self._barrier_id(barrier)
+                found = tuple(
+                    other.op for other in self._barriers
+                    if other.op is not barrier
+                    and self._barrier_id(other.op) == ident
+                    and (other_node := self.cfg.node_of.get(other.op)) is not None
+                    and branches & self.cfg.controlling_branches(other_node)
+                    and not self._reaches(node, other_node)
+                    and not self._reaches(other_node, node)
+                )
+            self._partners[barrier] = found
+        return found
+
+    def _barrier_id(self, barrier: Operation) -> int | None:
+        """The barrier's constant id (0 when it has none); None when it is not a constant."""
+        ident = getattr(barrier, "barrierId", None)
+        if ident is None:
+            return 0
+        form = self.values.form(ident)
+        return form.constant if form is not None else None
+
+    def _reaches(self, source: Node, target: Node) -> bool:
+        seen = self._reachable.get(source)
+        if seen is None:
+            seen = set()
+            work = [e.target for e in source.succs]
+            while work:
+                n = work.pop()
+                if n not in seen:
+                    seen.add(n)
+                    work.extend(e.target for e in n.succs)
+            self._reachable[source] = seen
+        return target in seen
+
+    def _interval_of(self, barrier: Operation | None) -> Operation | None:
+        """The barrier op naming the interval a barrier begins: one for a group of partners."""
+        if barrier is None:
+            return None
+        return min((barrier, *self._barrier_partners(barrier)), key=lambda op: self.info_of[op].index)
 
     def _record_escape(self, access: Access, barrier: Operation, mask: int, local: Local) -> None:
-        events = self._events.setdefault(barrier, {})
+        events = self._events.setdefault(self._interval_of(barrier), {})
         key = (access.info, access.escaped or barrier, self._cta_assumptions(local))
         events[key] = events.get(key, 0) | mask
-
 
     def _check_barrier(self, info: OpInfo, warps: int) -> None:
         op = info.op
         if getattr(op, "numberOfThreads", None) is not None:
             self.findings.add(
-                ("named-barrier", op),
+                FindingKind.BARRIER_SCOPE, ("named-barrier", op),
                 warning(op, "a barrier with a thread count synchronizes only some warps; the TMEM "
                         "checks treat it as a barrier of the whole CTA"),
             )
         missing = self.space.all_warps & ~warps
         if missing and self.space.declared:
             self.findings.add(
-                ("barrier-reach", op),
+                FindingKind.BARRIER_SCOPE, ("barrier-reach", op),
                 warning(op, f"{warps_text(missing)} this barrier; the TMEM checks "
                         "assume every warp of the CTA takes part in it"),
             )

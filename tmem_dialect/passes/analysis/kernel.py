@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind, is_barrier_ordered, retired_by
 from tmem_dialect.passes.analysis.completion import SameThreadRules
 from tmem_dialect.passes.analysis.crosswarp import CrossWarpRules
@@ -19,13 +20,21 @@ from tmem_dialect.passes.analysis.ops import (
     first,
 )
 from tmem_dialect.passes.analysis.placement import Placement
+from tmem_dialect.passes.analysis.provenance import ProvenanceRules
 from tmem_dialect.passes.analysis.state import Local, join_states
 from tmem_dialect.passes.analysis.static_forms import StaticFormRules
 from tmem_dialect.passes.cfg import ForwardSolver, Node
 
 
 class KernelAnalysis(
-    SameThreadRules, HandoffRules, LifecycleRules, CrossWarpRules, StaticFormRules, Placement, Engine
+    SameThreadRules,
+    HandoffRules,
+    LifecycleRules,
+    ProvenanceRules,
+    CrossWarpRules,
+    StaticFormRules,
+    Placement,
+    Engine,
 ):
     """Runs the dataflow over one function and collects diagnostics and fixes."""
 
@@ -48,7 +57,8 @@ class KernelAnalysis(
         if self.options.insert:
             self._drop_idle_waits()
         self._check_static()
-        self.findings.diagnostics.extend(self.fix_reasons.values())
+        for (anchor, action), diag in self.fix_reasons.items():
+            self.findings.add(FindingKind.MISSING_FENCE, ("fence", anchor, action), diag)
         for table in (self.fixes_before, self.fixes_after):
             for anchor, actions in table.items():
                 self.findings.fixes.extend(
@@ -56,7 +66,6 @@ class KernelAnalysis(
                     for a, r in actions.items()
                 )
         return self.findings
-
 
     def _report_pass(self) -> None:
         """Replay every node once on its final state, collecting what only the whole picture
@@ -84,7 +93,6 @@ class KernelAnalysis(
             self._transfer(node, state)
         self._check_intervals()
 
-
     def _step(self, info: OpInfo, local: Local, mask: int) -> Local:
         if self._report:
             self._op_masks[info] = self._op_masks.get(info, 0) | mask
@@ -93,7 +101,7 @@ class KernelAnalysis(
                 visible = info.slot in local.slots
                 self._slot_reads.append((info, mask, local.epoch, visible, self._cta_assumptions(local)))
                 self._record(info, None, local, mask)
-            return local
+            return self._read_slot(info, local)
         if info.category is Category.REGISTER_USE:
             return self._register_use(info, local, mask)
         if info.category is Category.ANCHOR:
@@ -115,6 +123,8 @@ class KernelAnalysis(
         if self._report:
             self._record(info, None, local, mask)
         if kind.is_async_access:
+            if self._report:
+                self._check_allocation(info, local, mask)
             access = self._access(info, (), False, None)
             local = local.but(outstanding=local.outstanding | {access})
         elif kind is EffectKind.ALLOC:

@@ -10,9 +10,10 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic
 from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind, Rule, Wait
 from tmem_dialect.passes.cells import Anchor, Box, Rect
-from tmem_dialect.passes.values import Form, Sym
+from tmem_dialect.passes.forms import Form, Sym
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,18 @@ def other_warp(issuers: int, executing: int) -> bool:
 
 @dataclass
 class Findings:
+    """What one analysis found: each diagnostic with its kind (once per key), and the fixes."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list[Diagnostic])
+    kinds: list[FindingKind] = field(default_factory=list[FindingKind])
     fixes: list[Fix] = field(default_factory=list[Fix])
     _seen: set[tuple[object, ...]] = field(default_factory=set[tuple[object, ...]])
 
-    def add(self, key: tuple[object, ...], diagnostic: Diagnostic) -> None:
+    def add(self, kind: FindingKind, key: tuple[object, ...], diagnostic: Diagnostic) -> None:
         if key not in self._seen:
             self._seen.add(key)
             self.diagnostics.append(diagnostic)
+            self.kinds.append(kind)
+
+    def items(self) -> list[tuple[FindingKind, Diagnostic]]:
+        return list(zip(self.kinds, self.diagnostics))

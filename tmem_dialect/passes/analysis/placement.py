@@ -21,14 +21,12 @@ class Placement:
                     self.fixes_before.pop(anchor, None)
         self._local_fixes.clear()
 
-
     def _note_retiring(self, anchor: Operation, actions: dict[Action, set[Rule]], state: WarpStates) -> None:
         """Which placed waits retire an outstanding access on some path (the others go)."""
         for action in actions:
             kind = action.retires
             if kind is not None and any(a.kind is kind for local, _ in state for a in local.outstanding):
                 self._retiring.add((anchor, action))
-
 
     def _drop_idle_waits(self) -> None:
         """Drop placed waits that retire nothing on any path of the final solution: a wait at its
@@ -42,7 +40,6 @@ class Placement:
                     self.fix_reasons.pop((anchor, action), None)
             if not actions:
                 del self.fixes_before[anchor]
-
 
     def _requeue(self, op: Operation, action: Action) -> None:
         """A wait or fence placed away from where it was found removes facts that may already
@@ -61,7 +58,6 @@ class Placement:
                 actions.pop(other, None)
                 if not actions:
                     self.fixes_before.pop(anchor, None)
-
 
     def _place_wait(self, anchor: Operation, at: OpInfo, wait: Wait, rule: Rule, local: Local) -> Local:
         action = Action.wait(wait)
@@ -86,7 +82,6 @@ class Placement:
             self._drop_hoisted_for(at.op, action)
         return self._virtual(action, local)
 
-
     def _drop_hoisted_for(self, op: Operation, action: Action) -> None:
         """`op` waits right before itself after all (a later iteration of its loop needs that),
         and that wait retires whatever a wait of the same kind hoisted in front of the loop did
@@ -103,7 +98,6 @@ class Placement:
             if not actions:
                 self.fixes_before.pop(anchor, None)
             self._requeue(anchor, action)
-
 
     def _wait_position(self, at: OpInfo, wait: Wait, accesses: list[Access], local: Local) -> Operation:
         """Where one wait serving `at` costs least: for a dealloc of accesses issued before the

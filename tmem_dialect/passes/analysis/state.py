@@ -8,7 +8,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis.ops import OpInfo, first, smaller_alloc
-from tmem_dialect.passes.values import Sym
+from tmem_dialect.passes.forms import Sym
 
 Shift = tuple[Sym, int, int | None]
 
@@ -65,6 +65,7 @@ class Local:
         "min_alloc",  # OpInfo | None: the smallest allocation so far
         "relinquished",  # OpInfo | None
         "slots",  # frozenset[object]: slots whose allocated address this warp may read
+        "reads",  # frozenset[(slot read op, OpInfo)]: the allocations each slot read may have seen
         "assume",  # frozenset[(SSAValue, bool)]: outcomes of unknown uniform branches on the path
     )
     __slots__ = FIELDS + ("key", "table")
@@ -74,7 +75,7 @@ class Local:
         (
             self.outstanding, self.epoch, self.work, self.unfenced, self.pending, self.after_due,
             self.own_live, self.known_live, self.freed, self.min_alloc, self.relinquished,
-            self.slots, self.assume,
+            self.slots, self.reads, self.assume,
         ) = values  # fmt: skip
         self.key = values
         self.table = table
@@ -97,6 +98,7 @@ class Local:
     min_alloc: OpInfo | None
     relinquished: OpInfo | None
     slots: frozenset[object]
+    reads: frozenset[tuple[Operation, OpInfo]]
     assume: frozenset[tuple[SSAValue, bool]]
 
     @property
@@ -124,7 +126,7 @@ class StateTable:
         """A warp at kernel entry: nothing outstanding, allocated or learnt."""
         empty: frozenset[object] = frozenset()
         return self.make(
-            (empty, frozenset({None}), None, None, empty, None, empty, empty, empty, None, None, empty, empty)
+            (empty, frozenset({None}), None, None, empty, None, empty, empty, empty, None, None, empty, empty, empty)
         )
 
 
@@ -141,16 +143,21 @@ class CtaFacts:
         self.unfenced_warps = 0
         self.work_warps = 0
         self.unfenced: OpInfo | None = None
+        self.unfenced_at: Operation | None = None
+        """The barrier op the warp with the earliest unfenced work arrives at (its fence goes there)."""
         self.slots: frozenset[object] = frozenset()
         self.live: frozenset[OpInfo] = frozenset()
         self.freed: frozenset[OpInfo] = frozenset()
         self.smallest: OpInfo | None = None
         self.relinquished: OpInfo | None = None
 
-    def add(self, local: Local, mask: int) -> None:
+    def add(self, local: Local, mask: int, at: Operation) -> None:
+        """`local` (of the warps in `mask`) meets the others, arriving at barrier op `at`."""
         if local.unfenced is not None:
             self.unfenced_warps |= mask
-            self.unfenced = first(self.unfenced, local.unfenced)
+            earliest = first(self.unfenced, local.unfenced)
+            if earliest is not self.unfenced:
+                self.unfenced, self.unfenced_at = earliest, at
         if local.work is not None:
             self.work_warps |= mask
         self.slots |= local.slots
@@ -267,6 +274,7 @@ def _join_local(a: Local, b: Local) -> Local:
             smaller_alloc(a.min_alloc, b.min_alloc),
             first(a.relinquished, b.relinquished),
             a.slots | b.slots,
+            a.reads | b.reads,
             a.assume & b.assume,
         )
     )

@@ -7,11 +7,12 @@ from xdsl.ir import Operation
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import error, warning
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis.ops import Category, OpInfo, few_warps
 from tmem_dialect.passes.cells import lane_known
 from tmem_dialect.passes.cfg import Node
-from tmem_dialect.passes.values import Uniformity
+from tmem_dialect.passes.threads import Uniformity
 
 
 class StaticFormRules:
@@ -30,7 +31,6 @@ class StaticFormRules:
             if kind in (EffectKind.ALLOC, EffectKind.DEALLOC) and mask & (mask - 1):
                 self._check_single_warp(info, mask)
 
-
     def _check_lanes(self, info: OpInfo, mask: int) -> None:
         op = info.op
         if info.rest is None or info.anchor is None or info.rects is None:
@@ -42,13 +42,13 @@ class StaticFormRules:
                 split = [w for w in self.space.warps(mask) if lo[w] != hi[w]]
                 if split:
                     self.findings.add(
-                        ("taddr-split", op),
+                        FindingKind.DIVERGENT_OPERAND, ("taddr-split", op),
                         error(op, f"the TMEM address of {op.name} differs between threads of warp "
                               f"{split[0]}; every thread of a warp must pass the same address"),
                     )
                     return
             self.findings.add(
-                ("taddr-unknown", op),
+                FindingKind.DIVERGENT_OPERAND, ("taddr-unknown", op),
                 warning(op, f"cannot prove that every thread of a warp passes the same TMEM address "
                         f"to {op.name}"),
             )
@@ -76,22 +76,21 @@ class StaticFormRules:
                     "(add (32*(w%4)) << 16 to the address)"
                 )
                 if self._exists(w):
-                    self.findings.add(("lanes", op), error(op, text))
+                    self.findings.add(FindingKind.LANE_QUARTER, ("lanes", op), error(op, text))
                     return
                 outside = outside or f"if the block has warp {w}, " + text
                 continue
             unsure = w if unsure is None else unsure
         if outside is not None:
-            self.findings.add(("lanes", op), warning(op, outside))
+            self.findings.add(FindingKind.LANE_QUARTER, ("lanes", op), warning(op, outside))
             return
         if unsure is not None:
             q = isa.lane_quarter(unsure)
             self.findings.add(
-                ("lanes-unknown", op),
+                FindingKind.LANE_QUARTER, ("lanes-unknown", op),
                 warning(op, f"cannot prove that warp {unsure}'s {op.name} stays in its lane quarter "
                         f"{q.start}..{q.stop - 1}: the lane of its address is not known statically"),
             )
-
 
     def _lane_range(self, info: OpInfo, w: int) -> tuple[int, int]:
         assert info.rest is not None
@@ -99,7 +98,6 @@ class StaticFormRules:
         assert bounds is not None
         lo, hi = int(bounds[0][w]), int(bounds[1][w])
         return lo >> isa.LANE_SHIFT, hi >> isa.LANE_SHIFT
-
 
     def _check_divergence(self, info: OpInfo) -> None:
         node = self.cfg.node_of.get(info.op)
@@ -133,25 +131,23 @@ class StaticFormRules:
                 unsure = unsure or branch_node
         if unsure is not None and unsure.branch is not None:
             self.findings.add(
-                ("divergence-unknown", info.op),
+                FindingKind.PARTIAL_COLLECTIVE, ("divergence-unknown", info.op),
                 warning(info.op, f"cannot prove that every thread of a warp reaches this "
                         f"{info.op.name} (warp-collective, .sync.aligned) together").attach_note(
                     "this condition may differ between threads of a warp", unsure.branch.op
                 ),
             )
 
-
     def _report_divergence(self, info: OpInfo, branch: Operation, warp: int | None) -> None:
         where = f"warp {warp}" if warp is not None else "a warp"
         self.findings.add(
-            ("divergence", info.op),
+            FindingKind.PARTIAL_COLLECTIVE, ("divergence", info.op),
             error(info.op, f"{info.op.name} is warp-collective (.sync.aligned) but runs under a "
                   f"condition that splits {where}: it depends on the lane, not only on the "
                   "warp index").attach_note(
                 f"this condition differs between threads of {where}", branch
             ),
         )
-
 
     def _check_single_warp(self, info: OpInfo, mask: int) -> None:
         exact = self._decided(info)
@@ -161,10 +157,10 @@ class StaticFormRules:
             f"{verb} (guard it with a condition on the warp index)"
         )
         if exact and self._exists(1):
-            self.findings.add(("one-warp", info.op), error(info.op, text))
+            self.findings.add(FindingKind.CONCURRENT_ALLOC if info.kind is EffectKind.ALLOC else FindingKind.DOUBLE_DEALLOC, ("one-warp", info.op), error(info.op, text))
         else:
             self.findings.add(
-                ("one-warp", info.op),
+                FindingKind.CONCURRENT_ALLOC if info.kind is EffectKind.ALLOC else FindingKind.DOUBLE_DEALLOC, ("one-warp", info.op),
                 warning(info.op, f"cannot prove that only one warp runs this {info.op.name}; "
                         "exactly one warp of the CTA may " + verb),
             )

@@ -1,0 +1,86 @@
+"""The threads of a CTA as a kernel declares them (reqntid), and how far a value is shared between them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import IntEnum
+
+import numpy as np
+from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.ir import Operation
+
+from tmem_dialect import isa
+from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
+
+MAX_THREADS_PER_BLOCK = 1024
+NVVM_KERNEL_ATTR = "nvvm.kernel"
+NVVM_REQNTID_ATTR = "nvvm.reqntid"
+
+
+class Uniformity(IntEnum):
+    """How far a value is shared between threads (larger = less shared)."""
+
+    CTA = 0
+    WARP = 1
+    THREAD = 2
+
+
+
+class ThreadSpace:
+    """The threads of one CTA, as declared by `nvvm.reqntid` / `tcgen05.reqntid`.
+
+    Without a declaration we assume a one-dimensional block of up to 1024 threads (and say so).
+    """
+
+    def __init__(self, dims: tuple[int, int, int], declared: bool):
+        self.dims = dims
+        self.declared = declared
+        x, y, z = dims
+        self.nthreads = x * y * z
+        linear = np.arange(self.nthreads, dtype=np.int64)
+        self.tid = {"x": linear % x, "y": (linear // x) % y, "z": linear // (x * y)}
+        self.nwarps = -(-self.nthreads // isa.WARP_SIZE)
+        self.all_warps = (1 << self.nwarps) - 1
+        self.warp_starts = np.arange(0, self.nthreads, isa.WARP_SIZE)
+        self.laneid = linear % isa.WARP_SIZE
+        self.warp_index = linear // isa.WARP_SIZE
+
+    @staticmethod
+    def of_kernel(kernel: Operation) -> ThreadSpace:
+        for name in (REQNTID_ATTR, NVVM_REQNTID_ATTR):
+            attr = kernel.attributes.get(name) or kernel.properties.get(name)
+            if isinstance(attr, DenseArrayBase):
+                values = [int(v) for v in attr.get_values()]
+                dims = (values + [1, 1, 1])[:3]
+                if all(d > 0 for d in dims) and dims[0] * dims[1] * dims[2] <= MAX_THREADS_PER_BLOCK:
+                    return ThreadSpace((dims[0], dims[1], dims[2]), True)
+        return ThreadSpace((MAX_THREADS_PER_BLOCK, 1, 1), False)
+
+    def warp_min_max(self, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.minimum.reduceat(vec, self.warp_starts), np.maximum.reduceat(vec, self.warp_starts)
+
+    def warps(self, mask: int) -> Iterator[int]:
+        w = 0
+        while mask:
+            if mask & 1:
+                yield w
+            mask >>= 1
+            w += 1
+
+    def mask_of(self, flags: np.ndarray) -> int:
+        """Bitmask of the warps whose entry in the per-warp bool array is set."""
+        mask = 0
+        for w in np.flatnonzero(flags):
+            mask |= 1 << int(w)
+        return mask
+
+
+def is_kernel(op: Operation) -> bool:
+    return KERNEL_ATTR in op.attributes or NVVM_KERNEL_ATTR in op.attributes
+
+
+SREG_PREFIX = "nvvm.read.ptx.sreg."
+# Special registers that are the same in every thread of the CTA.
+CTA_REGISTERS = frozenset(
+    f"{base}.{d}" for base in ("ntid", "ctaid", "nctaid") for d in "xyz"
+) | {"nwarpid"}
