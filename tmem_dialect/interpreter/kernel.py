@@ -26,14 +26,16 @@ from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
 from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter import lifecycle
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
 from tmem_dialect.memory_model import rules_version
-from tmem_dialect.interpreter.ops.gpu import GPUFunctions
+from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
+from tmem_dialect.interpreter.memory import MemRefValue
 from tmem_dialect.interpreter.sync import Aborted
-from tmem_dialect.interpreter.warp import MemRefValue, WarpInterpreter
+from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.ir import parse_module, verify_diagnostics
 
 NVVM_KERNEL_ATTR = "nvvm.kernel"
@@ -320,7 +322,7 @@ def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) ->
     cta, warp_in_cta = divmod(warp, machine.warps_per_cta)
     linear = warp_in_cta * V.WARP + np.arange(V.WARP)
     alive = linear < machine.threads
-    w = WarpInterpreter(module, machine, warp, cta, warp_in_cta, alive, linear)
+    w = WarpInterpreter(module, machine, warp, cta, warp_in_cta, alive, linear, generic_tmem_impl())
     w.special_registers = _special_registers(dims, linear, warp_in_cta, cta, ctas, machine.warps_per_cta)
     return w
 
@@ -412,7 +414,7 @@ def run_kernel(
     machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
     stopped = any(f.kind in ("deadlock", "step-limit", "internal") for f in machine.findings)
     if not stopped:
-        machine.check_leaks()
+        lifecycle.check_leaks(machine)
     findings = sorted(machine.findings, key=_finding_order)
     return RunResult(
         arrays,

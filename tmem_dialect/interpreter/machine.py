@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
@@ -19,12 +18,10 @@ from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.interpreter import tmem as tm
-from tmem_dialect.interpreter.memory import Buffer, Memory, MemoryFault
+from tmem_dialect.interpreter.lanes import WarpLanes
+from tmem_dialect.interpreter.memory import Buffer, Memory, MemoryFault, MemRefValue
 from tmem_dialect.interpreter.sync import Aborted, Barrier, Blocked, Scheduler, WarpClock, complete_barrier
 from tmem_dialect.interpreter.values import WARP
-
-if TYPE_CHECKING:
-    from tmem_dialect.interpreter.warp import WarpInterpreter
 
 YIELD_EVERY = 4096
 
@@ -71,9 +68,9 @@ class PairMatch:
     """A cta_group::2 rendezvous: the two warps (one per CTA) that execute the same op together."""
 
     kind: EffectKind
-    first: WarpInterpreter
+    first: WarpLanes
     first_op: Operation
-    second: WarpInterpreter | None = None
+    second: WarpLanes | None = None
     done: bool = False
 
 
@@ -111,7 +108,7 @@ class Machine:
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
         self.shadows: dict[int, SharedShadow] = {}
-        self.warp_interpreters: list[WarpInterpreter] = []
+        self.warp_interpreters: list[WarpLanes] = []
         self.total_ops = 0
         self.cells_moved = 0
         # symbol -> one buffer per CTA (the same buffer for every CTA unless it is shared memory)
@@ -132,12 +129,10 @@ class Machine:
 
     # ---- module globals ---------------------------------------------------------------------
 
-    def global_buffer(self, w: WarpInterpreter, name: str) -> Buffer:
+    def global_buffer(self, w: WarpLanes, name: str) -> Buffer:
         return self.globals[name][w.cta]
 
-    def global_memref(self, w: WarpInterpreter, name: str):
-        from tmem_dialect.interpreter.warp import MemRefValue
-
+    def global_memref(self, w: WarpLanes, name: str):
         shape, dtype = self.global_shapes[name]
         return MemRefValue(self.globals[name][w.cta], shape, dtype)
 
@@ -168,7 +163,7 @@ class Machine:
 
     # ---- per-warp helpers ---------------------------------------------------------------
 
-    def count_op(self, w: WarpInterpreter) -> None:
+    def count_op(self, w: WarpLanes) -> None:
         self.total_ops += 1
         if self.total_ops > self.options.max_warp_ops:
             self.report(
@@ -185,7 +180,7 @@ class Machine:
             w.since_yield = 0
             self.scheduler.yield_now(w.warp)
 
-    def check_collective(self, w: WarpInterpreter, op: Operation, what: str) -> None:
+    def check_collective(self, w: WarpLanes, op: Operation, what: str) -> None:
         """A `.sync.aligned` op must be executed by every (non-exited) thread of the warp."""
         if w.is_full:
             return
@@ -200,7 +195,7 @@ class Machine:
             key="once per op",
         )
 
-    def uniform(self, w: WarpInterpreter, op: Operation, values: np.ndarray, what: str) -> int:
+    def uniform(self, w: WarpLanes, op: Operation, values: np.ndarray, what: str) -> int:
         """The warp-uniform value of a collective operand (reports lanes that differ)."""
         lane = int(np.argmax(w.mask))
         first = values[lane]
@@ -220,7 +215,7 @@ class Machine:
 
     # ---- memory (with shared-memory race detection) -------------------------------------
 
-    def load(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, dtype: np.dtype, count: int):
+    def load(self, w: WarpLanes, op: Operation, addresses: np.ndarray, dtype: np.dtype, count: int):
         if not w.mask.any():
             return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
         try:
@@ -232,7 +227,7 @@ class Machine:
             self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=False)
         return values
 
-    def store(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, values: np.ndarray,
+    def store(self, w: WarpLanes, op: Operation, addresses: np.ndarray, values: np.ndarray,
               dtype: np.dtype, count: int) -> None:
         if not w.mask.any():
             return
@@ -244,7 +239,7 @@ class Machine:
         if acc.buffer.space == 3:
             self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=True)
 
-    def _fault(self, w: WarpInterpreter, op: Operation, what: str, e: MemoryFault) -> None:
+    def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
         self.report("memory-fault", "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
 
     def _shared_access(self, w, op, buf: Buffer, index: np.ndarray, dtype: np.dtype, count: int,
@@ -300,7 +295,7 @@ class Machine:
 
     def tmem_access(
         self,
-        w: WarpInterpreter,
+        w: WarpLanes,
         op: Operation,
         kind: EffectKind,
         access: tm.CellSet,
@@ -375,239 +370,13 @@ class Machine:
         self.cells_moved += flat.size
         return flat, valid
 
-    # ---- allocation lifecycle ---------------------------------------------------------------
-
-    def check_cta_group(self, w: WarpInterpreter, op: Operation, group: int) -> int:
-        if group == 2 and len(self.ctas) < 2:
-            self.report(
-                "cta-pair-required",
-                "error",
-                op,
-                "cta_group::2 needs a CTA pair: run the kernel with cta_pair=True (tmem-run --cta-pair)",
-            )
-            return 1
-        return group
-
-    def alloc(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
-        self.check_collective(w, op, op.name)
-        ncols = self._ncols(w, op, effect)
-        group = self.check_cta_group(w, op, effect.cta_group or 1)
-        if ncols is None:
-            return
-        if group == 2:
-            match = self._rendezvous(w, op, EffectKind.ALLOC)
-            if match.second is w:
-                peer = match.first
-                base = self._wait_for_room(w, op, ncols, [self.ctas[0], self.ctas[1]])
-                self._take(peer, match.first_op, ncols, base, 2)
-                self._take(w, op, ncols, base, 2)
-                match.done = True
-            return
-        base = self._wait_for_room(w, op, ncols, [self.ctas[w.cta]])
-        self._take(w, op, ncols, base, 1)
-
-    def _take(self, w: WarpInterpreter, op: Operation, ncols: int, base: int, group: int) -> None:
-        cta = self.ctas[w.cta]
-        alloc = cta.tmem.allocator
-        if alloc.relinquished is not None:
-            self.report(
-                "alloc-after-relinquish",
-                "error",
-                op,
-                f"warp {w.warp} allocates TMEM after this CTA gave up its allocation permit",
-                [("tcgen05.relinquish_alloc_permit was executed here", alloc.relinquished)],
-            )
-        if alloc.last_ncols is not None and ncols > alloc.last_ncols:
-            self.report(
-                "alloc-size-increase",
-                "error",
-                op,
-                f"warp {w.warp} allocates {ncols} TMEM columns after an allocation of "
-                f"{alloc.last_ncols}: allocation sizes must not increase within a CTA",
-                [(f"the earlier allocation of {alloc.last_ncols} columns", alloc.last_alloc.op if alloc.last_alloc else None)],
-            )
-        clock = self.clocks[w.warp]
-        # Judged before the allocator's ordering edge below: that edge exists only because this
-        # schedule ran the other warp's dealloc first; the program itself does not order them.
-        previous = alloc.last_alloc
-        if previous is not None and previous.warp != w.warp and not clock.knows(previous.warp, previous.clock):
-            self.report(
-                "concurrent-alloc",
-                "error",
-                op,
-                f"warp {w.warp} allocates TMEM while warp {previous.warp}'s allocation is not ordered "
-                "before it by a barrier: one warp of a CTA allocates, never two concurrently",
-                [(f"the allocation of warp {previous.warp}", previous.op)],
-            )
-        for freed in alloc.freed_clocks(base, ncols):
-            # The allocator hands out freed columns only after the dealloc: an ordering edge.
-            clock.acquire(freed)
-            np.maximum(clock.fenced, freed, out=clock.fenced)
-        taken = alloc.take(base, ncols, w.warp, op, group)
-        taken.clock = clock.now
-        slot = w.env[self._slot_value(op)]
-        address = isa.make_taddr(0, base)
-        self._write_slot(w, op, slot, address)
-
-    def _slot_value(self, op: Operation):
-        effect = self.effect_of(op)
-        assert effect.address is not None
-        return effect.address
-
-    def _write_slot(self, w: WarpInterpreter, op: Operation, slot, address: int) -> None:
-        from tmem_dialect.interpreter.warp import MemRefValue
-
-        value = np.full(WARP, address, dtype=np.uint32).view(np.int32)
-        if isinstance(slot, MemRefValue):
-            addresses = np.full(WARP, slot.buffer.base, dtype=np.int64)
-        else:
-            addresses = np.full(WARP, self.uniform(w, op, slot, "address slot"), dtype=np.int64)
-        # Only one thread's write is needed; the collective writes the same value from all.
-        self.store(w, op, addresses, value, np.dtype(np.int32), 0)
-
-    def _wait_for_room(self, w: WarpInterpreter, op: Operation, ncols: int, ctas: list[CTA]) -> int:
-        def room() -> int | None:
-            lo = 0
-            while lo + ncols <= tm.COLUMNS:
-                if all((c.tmem.allocator.owner[lo : lo + ncols] < 0).all() for c in ctas):
-                    return lo
-                lo += ncols
-            return None
-
-        base = room()
-        while base is None:
-            free = min(int((c.tmem.allocator.owner < 0).sum()) for c in ctas)
-            scattered = ", not in one aligned range" if free >= ncols else ""
-            self.scheduler.block(
-                w.warp,
-                f"tcgen05.alloc of warp {w.warp} waits for {ncols} free TMEM columns "
-                f"({free} are free{scattered}) and no other warp frees any",
-                lambda: room() is not None,
-                op,
-            )
-            base = room()
-        return base
-
-    def _ncols(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> int | None:
-        if effect.ncols is not None:
-            n = effect.ncols  # static, or an NVVM operand from a constant (upstream does not check it)
-        else:
-            assert effect.ncols_value is not None
-            n = self.uniform(w, op, w.env[effect.ncols_value], "column count")
-        if err := isa.ncols_error(n):
-            self.report("bad-ncols", "error", op, f"warp {w.warp}: {err}", key=w.warp)
-            return None
-        return n
-
-    def _rendezvous(self, w: WarpInterpreter, op: Operation, kind: EffectKind) -> PairMatch:
-        """cta_group::2: the first warp of the pair blocks until the peer CTA's warp arrives."""
-        peer_cta = 1 - w.cta
-        waiting = self._pair_waiting.get((kind, peer_cta))
-        if waiting is not None:
-            del self._pair_waiting[(kind, peer_cta)]
-            waiting.second = w
-            a, b = self.clocks[waiting.first.warp], self.clocks[w.warp]
-            joined = np.maximum(a.vc, b.vc)
-            a.acquire(joined)
-            b.acquire(joined)
-            a.tick()
-            b.tick()
-            return waiting
-        match = PairMatch(kind, w, op)
-        self._pair_waiting[(kind, w.cta)] = match
-        self.scheduler.block(
-            w.warp,
-            f"{op.name} (cta_group::2) of warp {w.warp} waits for a warp of the peer CTA "
-            f"{peer_cta} to execute it too",
-            lambda: match.done,
-            op,
-        )
-        return match
-
-    def dealloc(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
-        self.check_collective(w, op, op.name)
-        ncols = self._ncols(w, op, effect)
-        group = self.check_cta_group(w, op, effect.cta_group or 1)
-        assert effect.address is not None
-        taddr = self.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
-        if ncols is None:
-            return
-        if group == 2:
-            match = self._rendezvous(w, op, EffectKind.DEALLOC)
-            if match.second is w:
-                match.done = True
-        self._free(w, op, taddr, ncols)
-
-    def _free(self, w: WarpInterpreter, op: Operation, taddr: int, ncols: int) -> None:
-        cta = self.ctas[w.cta]
-        alloc = cta.tmem.allocator
-        lane, column = isa.taddr_lane(taddr), isa.taddr_column(taddr)
-        if lane != 0:
-            self.report(
-                "bad-dealloc",
-                "error",
-                op,
-                f"warp {w.warp} deallocates address lane {lane}, column {column}: tcgen05.dealloc "
-                "takes the allocation's base address (lane 0)",
-            )
-        a = alloc.live_at(column)
-        if a is None:
-            freed = alloc.freed_at(column)
-            if freed is not None:
-                self.report(
-                    "double-dealloc",
-                    "error",
-                    op,
-                    f"warp {w.warp} deallocates TMEM column {column} again: the allocation of "
-                    f"{freed.ncols} columns there was already freed",
-                    [("it was freed here", freed.dealloc_op), ("it was allocated here", freed.op)],
-                )
-            else:
-                self.report(
-                    "bad-dealloc",
-                    "error",
-                    op,
-                    f"warp {w.warp} deallocates TMEM column {column}, where no allocation starts",
-                )
-            return
-        if a.ncols != ncols:
-            self.report(
-                "wrong-size-dealloc",
-                "error",
-                op,
-                f"warp {w.warp} deallocates {ncols} columns at TMEM column {column} but the "
-                f"allocation there has {a.ncols}",
-                [(f"the allocation of {a.ncols} columns", a.op)],
-            )
-        freed = tm.CellSet.rectangle(range(tm.LANES), range(a.base, a.base + a.ncols))
-        clock = self.clocks[w.warp]
-        for p in tm.conflicts(cta.tmem, self.history, freed, EffectKind.DEALLOC, w.warp, op, clock,
-                              lambda f: None, self.options.ptx_version, self._seen):
-            self.report_problem(p, op)
-        rec = self.history.new(w.warp, EffectKind.DEALLOC, op, clock,
-                               lambda: (freed.flat, freed.threads), w.thread_id(0), synchronous=True)
-        tm.record(cta.tmem, rec, freed)
-        alloc.free(a, op, clock.vc)
-        clock.tick()
-
-    def relinquish(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
-        self.check_collective(w, op, op.name)
-        group = self.check_cta_group(w, op, effect.cta_group or 1)
-        if group == 2:
-            match = self._rendezvous(w, op, EffectKind.RELINQUISH)
-            if match.second is w:
-                match.done = True
-        alloc = self.ctas[w.cta].tmem.allocator
-        if alloc.relinquished is None:
-            alloc.relinquished = op
-
-    def wait(self, w: WarpInterpreter, op: Operation, kind: EffectKind) -> None:
+    def wait(self, w: WarpLanes, op: Operation, kind: EffectKind) -> None:
         self.check_collective(w, op, op.name)
         self.history.complete(w.warp, kind, self.clocks[w.warp])
         if kind is EffectKind.WAIT_LD:
             w.pending_registers.clear()
 
-    def fence(self, w: WarpInterpreter, kind: EffectKind) -> None:
+    def fence(self, w: WarpLanes, kind: EffectKind) -> None:
         clock = self.clocks[w.warp]
         if kind is EffectKind.FENCE_BEFORE:
             clock.fence_before()
@@ -616,7 +385,7 @@ class Machine:
 
     # ---- barriers ---------------------------------------------------------------------------
 
-    def barrier(self, w: WarpInterpreter, op: Operation, barrier_id: int, count: int | None,
+    def barrier(self, w: WarpLanes, op: Operation, barrier_id: int, count: int | None,
                 aligned: bool) -> None:
         if aligned:
             self.check_collective(w, op, f"{op.name} (bar.sync, aligned)")
@@ -659,34 +428,19 @@ class Machine:
             first, blocked = group[0]
             detail = blocked.reason
             if len(warps) > 1:
-                detail += f" (so {'does' if len(warps) == 2 else 'do'} {_warps(warps[1:])})"
+                detail += f" (so {'does' if len(warps) == 2 else 'do'} {warp_list(warps[1:])})"
             cta = self.ctas[self.warp_interpreters[first].cta]
             for b in cta.barriers.values():
                 if first in b.warps:
                     detail += f"; {b.arrived_threads} of {b.expected} threads arrived"
             if exited:
-                detail += f"; {_warps(exited)} {'has' if len(exited) == 1 else 'have'} exited"
+                detail += f"; {warp_list(exited)} {'has' if len(exited) == 1 else 'have'} exited"
             others = sorted(w for w, _ in stuck if w not in warps)
             if others:
-                detail += f"; {_warps(others)} {'is' if len(others) == 1 else 'are'} blocked elsewhere"
+                detail += f"; {warp_list(others)} {'is' if len(others) == 1 else 'are'} blocked elsewhere"
             op = blocked.op if isinstance(blocked.op, Operation) else None
             self.report("deadlock", "error", op, f"deadlock: {detail}", key=first)
 
-    def check_leaks(self) -> None:
-        for cta in self.ctas:
-            for a in cta.tmem.allocator.allocations:
-                if a.live:
-                    where = f" of CTA {cta.index}" if len(self.ctas) > 1 else ""
-                    self.report(
-                        "leak",
-                        "error",
-                        a.op,
-                        f"TMEM leak: the {a.ncols} columns that warp {a.warp} allocated here at "
-                        f"column {a.base}{where} are never deallocated before the kernel exits",
-                        key=cta.index,
-                    )
 
-
-
-def _warps(warps: list[int]) -> str:
+def warp_list(warps: list[int]) -> str:
     return ("warp " if len(warps) == 1 else "warps ") + ", ".join(map(str, warps))

@@ -54,6 +54,23 @@ class Buffer:
         return view
 
 
+@dataclass(frozen=True)
+class MemRefValue:
+    """A memref value: a buffer viewed with a static shape (row-major), uniform across the warp."""
+
+    buffer: Buffer
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        out, step = [], 1
+        for d in reversed(self.shape):
+            out.append(step)
+            step *= d
+        return tuple(reversed(out))
+
+
 class AddressSpace:
     """Buffers ordered by base address; resolves per-lane addresses to (buffer, element index)."""
 

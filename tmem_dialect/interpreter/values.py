@@ -8,6 +8,7 @@ so constants can be shared read-only arrays.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,13 @@ from xdsl.ir import Attribute
 from tmem_dialect import isa
 
 WARP = isa.WARP_SIZE
+
+
+@dataclass(frozen=True)
+class TMEMBufferValue:
+    """A tcgen05.decl_buffer value: the per-lane base TMEM address of a laid-out tile."""
+
+    taddr: np.ndarray
 
 _INT_DTYPES = {1: np.dtype(np.bool_), 8: np.dtype(np.int8), 16: np.dtype(np.int16),
                32: np.dtype(np.int32), 64: np.dtype(np.int64)}

@@ -17,9 +17,11 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.interpreter import lifecycle
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.tmem import COLUMNS, CellSet
-from tmem_dialect.interpreter.warp import TMEMBufferValue, WarpInterpreter
+from tmem_dialect.interpreter.values import TMEMBufferValue
+from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID
 from tmem_dialect.memory_model import EffectKind
 
@@ -185,11 +187,11 @@ def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
     effect = m.effect_of(op)
     kind = effect.kind
     if kind is EffectKind.ALLOC:
-        m.alloc(w, op, effect)
+        lifecycle.alloc(m, w, op, effect)
     elif kind is EffectKind.DEALLOC:
-        m.dealloc(w, op, effect)
+        lifecycle.dealloc(m, w, op, effect)
     elif kind is EffectKind.RELINQUISH:
-        m.relinquish(w, op, effect)
+        lifecycle.relinquish(m, w, op, effect)
     elif kind in (EffectKind.LD, EffectKind.ST):
         result = run_ldst(w, op, effect)
         return (result,) if result is not None else ()

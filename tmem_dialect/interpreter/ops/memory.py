@@ -14,7 +14,8 @@ from xdsl.ir import Operation, SSAValue
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.ops.scalar import convert
-from tmem_dialect.interpreter.warp import MemRefValue, WarpInterpreter
+from tmem_dialect.interpreter.memory import MemRefValue
+from tmem_dialect.interpreter.warp import WarpInterpreter
 
 GEP_DYNAMIC = llvm.GEP_USE_SSA_VAL
 
