@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
 
 SCHEDULES = ["round-robin", "reverse", "random:1", "random:7"]
@@ -94,7 +95,7 @@ class Case:
     name: str
     bad: str
     good: str
-    kind: str
+    kind: FindingKind
     threads: int = 128
     options: dict = field(default_factory=dict)
     severity: str = "error"
@@ -114,7 +115,7 @@ CASES = [
   tcgen05.wait load
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "anti-dependency",
+        FindingKind.ANTI_DEPENDENCY,
     ),
     Case(
         "store-completion (st then ld)",
@@ -128,7 +129,7 @@ CASES = [
   tcgen05.wait store
   %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait load""" + free(),
-        "store-completion",
+        FindingKind.STORE_COMPLETION,
     ),
     Case(
         "store-completion (st then st)",
@@ -141,7 +142,7 @@ CASES = [
   tcgen05.wait store
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "store-completion",
+        FindingKind.STORE_COMPLETION,
     ),
     Case(
         "dealloc while the same warp's st is outstanding",
@@ -161,13 +162,13 @@ CASES = [
     tcgen05.wait store
     tcgen05.dealloc %base, 32
   }""",
-        "dealloc-outstanding",
+        FindingKind.DEALLOC_OUTSTANDING,
     ),
     Case(
         "handoff to another warp while the st is outstanding",
         alloc() + HANDOFF.format(producer_wait="", sync=FENCED_BARRIER) + free(),
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
-        "handoff-outstanding",
+        FindingKind.HANDOFF,
         threads=256,
         cross_warp=True,
     ),
@@ -175,7 +176,7 @@ CASES = [
         "cross-warp reuse without a barrier",
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync="") + free(),
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
-        "unordered-access",
+        FindingKind.HANDOFF,
         threads=256,
         cross_warp=True,
     ),
@@ -183,7 +184,7 @@ CASES = [
         "handoff without fences (a warning)",
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync="nvvm.barrier") + free(),
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
-        "missing-fence",
+        FindingKind.MISSING_FENCE,
         threads=256,
         severity="warning",
         cross_warp=True,
@@ -196,7 +197,7 @@ CASES = [
         alloc() + """
   %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait load""" + free(),
-        "dealloc-outstanding",
+        FindingKind.DEALLOC_OUTSTANDING,
         cross_warp=True,
     ),
     Case(
@@ -207,7 +208,7 @@ CASES = [
         alloc() + """
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "lane-quarter",
+        FindingKind.LANE_QUARTER,
     ),
     Case(
         "access to unallocated columns",
@@ -219,7 +220,7 @@ CASES = [
   %w = vector.broadcast %tid : i32 to vector<64xi32>
   tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
   tcgen05.wait store""" + free(64),
-        "unallocated",
+        FindingKind.UNALLOCATED,
     ),
     Case(
         "allocation size increase",
@@ -241,7 +242,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 32
   }""",
-        "alloc-size-increase",
+        FindingKind.ALLOC_SIZE_INCREASE,
     ),
     Case(
         "alloc after relinquish_alloc_permit",
@@ -265,7 +266,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 32
   }""",
-        "alloc-after-relinquish",
+        FindingKind.ALLOC_AFTER_RELINQUISH,
     ),
     Case(
         "leak at kernel exit",
@@ -275,7 +276,7 @@ CASES = [
         alloc() + """
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "leak",
+        FindingKind.LEAK,
     ),
     Case(
         "double dealloc",
@@ -284,13 +285,13 @@ CASES = [
     tcgen05.dealloc %base, 32
   }""",
         alloc() + free(),
-        "double-dealloc",
+        FindingKind.DOUBLE_DEALLOC,
     ),
     Case(
         "wrong-size dealloc",
         alloc(64) + free(32),
         alloc(64) + free(64),
-        "wrong-size-dealloc",
+        FindingKind.WRONG_SIZE_DEALLOC,
     ),
     Case(
         "alloc by part of a warp",
@@ -307,7 +308,7 @@ CASES = [
   }
   nvvm.barrier
   %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
-        "partial-collective",
+        FindingKind.PARTIAL_COLLECTIVE,
     ),
     Case(
         "ld by part of a warp",
@@ -319,7 +320,7 @@ CASES = [
         alloc() + """
   %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait load""" + free(),
-        "partial-collective",
+        FindingKind.PARTIAL_COLLECTIVE,
     ),
     Case(
         "aligned barrier executed by part of a warp",
@@ -329,7 +330,7 @@ CASES = [
   }""",
         """
   nvvm.barrier""",
-        "partial-collective",
+        FindingKind.PARTIAL_COLLECTIVE,
         cross_warp=True,
     ),
     Case(
@@ -341,7 +342,7 @@ CASES = [
         alloc(64) + """
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(64),
-        "divergent-operand",
+        FindingKind.DIVERGENT_OPERAND,
     ),
     Case(
         "mixed cta_group",
@@ -357,7 +358,7 @@ CASES = [
     %a = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %a, 32 cta_group(2)
   }""",
-        "mixed-cta-group",
+        FindingKind.CTA_GROUP_MISMATCH,
         options={"cta_pair": True},
     ),
     Case(
@@ -387,7 +388,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 64
   }""",
-        "concurrent-alloc",
+        FindingKind.CONCURRENT_ALLOC,
         cross_warp=True,
     ),
     Case(
@@ -415,7 +416,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 64
   }""",
-        "concurrent-alloc",
+        FindingKind.CONCURRENT_ALLOC,
         cross_warp=True,
     ),
     Case(
@@ -443,7 +444,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 512
   }""",
-        "deadlock",
+        FindingKind.OUT_OF_TMEM,
         cross_warp=True,
     ),
     Case(
@@ -454,7 +455,7 @@ CASES = [
   }""",
         """
   nvvm.barrier""",
-        "deadlock",
+        FindingKind.DEADLOCK,
         cross_warp=True,
     ),
     Case(
@@ -470,7 +471,7 @@ CASES = [
   }
   nvvm.barrier
   %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
-        "shared-race",
+        FindingKind.SHARED_RACE,
         cross_warp=True,
     ),
 ]
@@ -481,7 +482,7 @@ def _run(body: str, case: Case, **extra):
     return run_kernel(kernel(body, case.threads), kernel="k", args=[np.zeros(1024, np.int32)], **options)
 
 
-def _kinds(result, severity: str) -> set[str]:
+def _kinds(result, severity: str) -> set[FindingKind]:
     return result.kinds(severity)
 
 
@@ -509,7 +510,7 @@ def test_verdict_does_not_depend_on_the_interleaving(case: Case, schedule: str) 
 
 
 def test_messages_name_warp_thread_lane_and_column() -> None:
-    case = next(c for c in CASES if c.kind == "handoff-outstanding")
+    case = next(c for c in CASES if c.kind == FindingKind.HANDOFF)
     result = _run(case.bad, case)
     d = next(d for d in result.errors if d.message.startswith("tcgen05.ld"))
     for word in ("warp 0", "warp 4", "thread", "TMEM lane 0", "column 0", "rule 3"):
@@ -518,7 +519,7 @@ def test_messages_name_warp_thread_lane_and_column() -> None:
 
 
 def test_handoff_moves_the_data() -> None:
-    case = next(c for c in CASES if c.kind == "handoff-outstanding")
+    case = next(c for c in CASES if c.kind == FindingKind.HANDOFF)
     result = _run(case.good, case)
     assert (result.args[0][:32] == np.arange(128, 160)).all()
 
@@ -551,7 +552,7 @@ def test_register_use_before_wait_is_legal() -> None:
 def test_conservative_mode_notes_register_use_before_wait() -> None:
     result = _run(USE_BEFORE_WAIT, Case("", "", "", ""), conservative=True)
     assert result.errors == [] and result.warnings == []
-    assert _kinds(result, "note") == {"register-use"}
+    assert _kinds(result, "note") == {FindingKind.REGISTER_USE}
     (note,) = result.notes
     assert "vector.extract" in str(note.location) or note.location.line > 0
     assert "before tcgen05.wait::ld" in note.message
@@ -588,7 +589,7 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
     for tmem in result.tmem:
         assert (tmem[:, 0] == np.arange(128)).all()
     single = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)])
-    assert "cta-pair-required" in single.kinds()
+    assert FindingKind.CTA_PAIR_REQUIRED in single.kinds()
 
 
 def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
@@ -603,7 +604,7 @@ def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
     tcgen05.dealloc %a, 32 cta_group(2)
   }"""
     result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
-    assert result.kinds() == {"deadlock"}, result.render()
+    assert result.kinds() == {FindingKind.DEADLOCK}, result.render()
     assert "peer CTA 1" in result.errors[0].message
 
 
@@ -623,3 +624,14 @@ def test_fence_between_the_access_and_its_wait_is_canonical_too() -> None:
   }""" + free()
     result = run_kernel(kernel(body, 256), kernel="k", args=[np.zeros(1024, np.int32)])
     assert result.diagnostics == [], result.render()
+
+
+def test_every_ordering_rule_has_one_finding_kind() -> None:
+    """The interpreter reports a violation of a memory_model rule under that rule's kind."""
+    from tmem_dialect import memory_model as mm
+
+    rules = [r for r in vars(mm).values() if isinstance(r, mm.Rule)]
+    assert len(rules) >= 5
+    kinds = [FindingKind.of_rule(r) for r in rules]
+    assert len(set(kinds)) == len(rules)
+    assert FindingKind.of_rule(mm.HANDOFF) is FindingKind.HANDOFF

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from tmem_dialect import memory_model as mm
+
 
 class FindingKind(Enum):
     """What class of misuse a diagnostic reports.
@@ -59,6 +61,13 @@ class FindingKind(Enum):
     POISON = "poison"
     STEP_LIMIT = "step-limit"
 
+    # The interpreter cannot run the input as given (nothing about TMEM use).
+    PARSE = "parse"
+    INVALID_IR = "verify"  # the module does not verify
+    NO_KERNEL = "no-kernel"
+    BAD_THREADS = "threads"  # the CTA shape asked for and the one the kernel declares
+    BAD_ARGUMENTS = "arguments"
+
     # The tool could not decide: a warning that names the fact it could not prove.
     UNPROVEN = "unproven"
     UNSUPPORTED = "unsupported"
@@ -70,6 +79,11 @@ class FindingKind(Enum):
         """The kind spelled `value` (its JSON spelling), or `value` itself."""
         return value if isinstance(value, FindingKind) else cls(value)
 
+    @classmethod
+    def of_rule(cls, rule: mm.Rule) -> FindingKind:
+        """The kind of a violation of ordering rule `rule` of memory_model."""
+        return _RULE_KINDS[rule]
+
     @property
     def is_misuse(self) -> bool:
         """A property of the kernel (as opposed to a limit of the tool or of the run)."""
@@ -77,5 +91,17 @@ class FindingKind(Enum):
 
 
 _NOT_MISUSE = frozenset(
-    {FindingKind.UNPROVEN, FindingKind.UNSUPPORTED, FindingKind.INTERNAL, FindingKind.STEP_LIMIT}
+    {FindingKind.UNPROVEN, FindingKind.UNSUPPORTED, FindingKind.INTERNAL, FindingKind.STEP_LIMIT,
+     FindingKind.PARSE, FindingKind.INVALID_IR, FindingKind.NO_KERNEL, FindingKind.BAD_THREADS,
+     FindingKind.BAD_ARGUMENTS}
 )
+
+# One kind per ordering rule of memory_model: whoever finds a violation of a rule (tmem-verify,
+# the interpreter) reports it under this kind.
+_RULE_KINDS = {
+    mm.REGISTER_USE: FindingKind.REGISTER_USE,
+    mm.ANTI_DEPENDENCY: FindingKind.ANTI_DEPENDENCY,
+    mm.STORE_COMPLETION: FindingKind.STORE_COMPLETION,
+    mm.HANDOFF: FindingKind.HANDOFF,
+    mm.DEALLOC_COMPLETION: FindingKind.DEALLOC_OUTSTANDING,
+}

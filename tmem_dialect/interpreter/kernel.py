@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
 from tmem_dialect.dialects import make_context
@@ -77,8 +78,8 @@ class RunResult:
     def ok(self) -> bool:
         return not self.errors
 
-    def kinds(self, severity: str = "error") -> set[str]:
-        """The misuse categories found (e.g. {'leak', 'anti-dependency'})."""
+    def kinds(self, severity: str = "error") -> set[FindingKind]:
+        """The misuse categories found (e.g. {FindingKind.LEAK, FindingKind.ANTI_DEPENDENCY})."""
         return {f.kind for f in self.findings if f.diagnostic.severity.value == severity}
 
     def render(self) -> str:
@@ -92,7 +93,7 @@ class _Setup(Exception):
         self.findings = findings
 
 
-def _fail(kind: str, op: Operation | None, message: str) -> _Setup:
+def _fail(kind: FindingKind, op: Operation | None, message: str) -> _Setup:
     return _Setup([Finding(kind, diag.error(op, message))])
 
 
@@ -116,12 +117,12 @@ def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
         found = SymbolTable.lookup_symbol(module, name)
         if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
             names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
-            raise _fail("no-kernel", None, f"no function named '{name}' in the module (kernels: {names})")
+            raise _fail(FindingKind.NO_KERNEL, None, f"no function named '{name}' in the module (kernels: {names})")
         return found
     kernels = kernels_of(module)
     if len(kernels) != 1:
         raise _fail(
-            "no-kernel",
+            FindingKind.NO_KERNEL,
             None,
             f"the module has {len(kernels)} kernels; name one with kernel=... (--kernel)",
         )
@@ -139,17 +140,17 @@ def block_dims(kernel: Kernel, threads: int | None) -> tuple[int, int, int]:
         declared = declared + (1,) * (3 - len(declared))
     if threads is None:
         if declared is None:
-            raise _fail("threads", kernel, "the kernel declares no reqntid: give the thread count (--threads)")
+            raise _fail(FindingKind.BAD_THREADS, kernel, "the kernel declares no reqntid: give the thread count (--threads)")
         return declared  # type: ignore[return-value]
     if declared is not None and int(np.prod(declared)) != threads:
         raise _fail(
-            "threads",
+            FindingKind.BAD_THREADS,
             kernel,
             f"the kernel requires exactly {int(np.prod(declared))} threads (reqntid "
             f"{', '.join(map(str, declared))}) but the run asks for {threads}",
         )
     if threads <= 0 or threads > 1024:
-        raise _fail("threads", kernel, f"a CTA has 1 to 1024 threads, got {threads}")
+        raise _fail(FindingKind.BAD_THREADS, kernel, f"a CTA has 1 to 1024 threads, got {threads}")
     return declared if declared is not None else (threads, 1, 1)  # type: ignore[return-value]
 
 
@@ -184,7 +185,7 @@ def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[F
                 continue
             if not probe.has_impl(op):
                 found.append(Finding(
-                    "unknown-op",
+                    FindingKind.UNSUPPORTED,
                     diag.error(op, f"the interpreter has no semantics for '{op.name}': it cannot run this kernel"),
                 ))
                 continue
@@ -196,7 +197,7 @@ def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[F
         g1 = tmem_effect(first).cta_group  # type: ignore[union-attr]
         g2 = tmem_effect(second).cta_group  # type: ignore[union-attr]
         found.append(Finding(
-            "mixed-cta-group",
+            FindingKind.CTA_GROUP_MISMATCH,
             diag.error(second, f"this op uses cta_group::{g2} but the kernel also uses cta_group::{g1}: "
                                "all tcgen05 instructions of a kernel use the same cta_group")
             .attach_note(f"cta_group::{g1} is used here", first),
@@ -265,7 +266,7 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
     """(per-warp argument values, the arrays the result reports) for the kernel's parameters."""
     types = _function_type(kernel)
     if len(args) != len(types):
-        raise _fail("arguments", kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
     values: list[Any] = []
     arrays: list[Any] = []
     for i, (t, a) in enumerate(zip(types, args)):
@@ -275,10 +276,10 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
                 want = V.element_dtype(t.get_element_type())
                 shape = tuple(t.get_shape())
                 if arr.dtype != want:
-                    raise _fail("arguments", kernel,
+                    raise _fail(FindingKind.BAD_ARGUMENTS, kernel,
                                 f"argument {i} is {t}: it needs {want} elements, the run passes {arr.dtype}")
                 if any(d < 0 for d in shape) or arr.size != int(np.prod(shape)):
-                    raise _fail("arguments", kernel,
+                    raise _fail(FindingKind.BAD_ARGUMENTS, kernel,
                                 f"argument {i} is {t}: it needs {int(np.prod(shape))} elements, the run "
                                 f"passes {arr.size}")
                 buf = machine.memory.add_global(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
@@ -290,11 +291,11 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
         elif isinstance(t, (IntegerType, IndexType)) or V.element_dtype(t).kind == "f":
             arr = np.asarray(a)
             if arr.size != 1:
-                raise _fail("arguments", kernel, f"argument {i} is a scalar {t}, the run passes {arr.size} values")
+                raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is a scalar {t}, the run passes {arr.size} values")
             values.append(V.splat(arr.reshape(()).astype(V.element_dtype(t)), t))
             arrays.append(a)
         else:
-            raise _fail("arguments", kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
+            raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
     return values, arrays
 
 
@@ -359,12 +360,12 @@ def run_kernel(
         try:
             module = parse_module(make_context(), source, filename)
         except diag.DiagnosticError as e:
-            return RunResult(list(args), [Finding("parse", d) for d in e.diagnostics], sources=sources)
+            return RunResult(list(args), [Finding(FindingKind.PARSE, d) for d in e.diagnostics], sources=sources)
     else:
         module = source
     broken = verify_diagnostics(module)
     if broken:
-        return RunResult(list(args), [Finding("verify", d) for d in broken], sources=sources)
+        return RunResult(list(args), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
     try:
         k = find_kernel(module, kernel)
         dims = block_dims(k, threads)
@@ -388,7 +389,7 @@ def run_kernel(
     except _Setup as e:
         return RunResult(list(args), e.findings, sources=sources)
     except V.UnsupportedType as e:
-        return RunResult(list(args), [Finding("unsupported", diag.error(k, str(e)))], sources=sources)
+        return RunResult(list(args), [Finding(FindingKind.UNSUPPORTED, diag.error(k, str(e)))], sources=sources)
 
     def body(w: WarpInterpreter) -> None:
         try:
@@ -396,12 +397,12 @@ def run_kernel(
         except Aborted:
             raise
         except V.UnsupportedType as e:
-            machine.report("unsupported", "error", w.current_op, f"{e} (warp {w.warp})")
+            machine.report(FindingKind.UNSUPPORTED, "error", w.current_op, f"{e} (warp {w.warp})")
         except Exception as e:  # noqa: BLE001 -- becomes a diagnostic at the op, never a traceback
             if os.environ.get("TMEM_TRACEBACK"):
                 traceback.print_exc()
             machine.report(
-                "internal",
+                FindingKind.INTERNAL,
                 "error",
                 w.current_op,
                 f"interpreter internal error while executing '{w.current_op.name if w.current_op else '?'}' "
@@ -412,7 +413,7 @@ def run_kernel(
             w.finished = True
 
     machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
-    stopped = any(f.kind in ("deadlock", "step-limit", "internal") for f in machine.findings)
+    stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)
     if not stopped:
         lifecycle.check_leaks(machine)
     findings = sorted(machine.findings, key=_finding_order)

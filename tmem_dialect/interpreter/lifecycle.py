@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.interpreter import tmem as tm
@@ -18,7 +19,7 @@ from tmem_dialect.memory_model import EffectKind
 def check_cta_group(m: Machine, w: WarpLanes, op: Operation, group: int) -> int:
     if group == 2 and len(m.ctas) < 2:
         m.report(
-            "cta-pair-required",
+            FindingKind.CTA_PAIR_REQUIRED,
             "error",
             op,
             "cta_group::2 needs a CTA pair: run the kernel with cta_pair=True (tmem-run --cta-pair)",
@@ -51,7 +52,7 @@ def _take(m: Machine, w: WarpLanes, op: Operation, ncols: int, base: int, group:
     alloc = cta.tmem.allocator
     if alloc.relinquished is not None:
         m.report(
-            "alloc-after-relinquish",
+            FindingKind.ALLOC_AFTER_RELINQUISH,
             "error",
             op,
             f"warp {w.warp} allocates TMEM after this CTA gave up its allocation permit",
@@ -59,7 +60,7 @@ def _take(m: Machine, w: WarpLanes, op: Operation, ncols: int, base: int, group:
         )
     if alloc.last_ncols is not None and ncols > alloc.last_ncols:
         m.report(
-            "alloc-size-increase",
+            FindingKind.ALLOC_SIZE_INCREASE,
             "error",
             op,
             f"warp {w.warp} allocates {ncols} TMEM columns after an allocation of "
@@ -72,7 +73,7 @@ def _take(m: Machine, w: WarpLanes, op: Operation, ncols: int, base: int, group:
     previous = alloc.last_alloc
     if previous is not None and previous.warp != w.warp and not clock.knows(previous.warp, previous.clock):
         m.report(
-            "concurrent-alloc",
+            FindingKind.CONCURRENT_ALLOC,
             "error",
             op,
             f"warp {w.warp} allocates TMEM while warp {previous.warp}'s allocation is not ordered "
@@ -125,6 +126,7 @@ def _wait_for_room(m: Machine, w: WarpLanes, op: Operation, ncols: int, ctas: li
             f"({free} are free{scattered}) and no other warp frees any",
             lambda: room() is not None,
             op,
+            FindingKind.OUT_OF_TMEM,
         )
         base = room()
     return base
@@ -137,7 +139,7 @@ def _ncols(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> int |
         assert effect.ncols_value is not None
         n = m.uniform(w, op, w.env[effect.ncols_value], "column count")
     if err := isa.ncols_error(n):
-        m.report("bad-ncols", "error", op, f"warp {w.warp}: {err}", key=w.warp)
+        m.report(FindingKind.BAD_NCOLS, "error", op, f"warp {w.warp}: {err}", key=w.warp)
         return None
     return n
 
@@ -189,7 +191,7 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> No
     lane, column = isa.taddr_lane(taddr), isa.taddr_column(taddr)
     if lane != 0:
         m.report(
-            "bad-dealloc",
+            FindingKind.BAD_DEALLOC,
             "error",
             op,
             f"warp {w.warp} deallocates address lane {lane}, column {column}: tcgen05.dealloc "
@@ -200,7 +202,7 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> No
         freed = alloc.freed_at(column)
         if freed is not None:
             m.report(
-                "double-dealloc",
+                FindingKind.DOUBLE_DEALLOC,
                 "error",
                 op,
                 f"warp {w.warp} deallocates TMEM column {column} again: the allocation of "
@@ -209,7 +211,7 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> No
             )
         else:
             m.report(
-                "bad-dealloc",
+                FindingKind.BAD_DEALLOC,
                 "error",
                 op,
                 f"warp {w.warp} deallocates TMEM column {column}, where no allocation starts",
@@ -217,7 +219,7 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> No
         return
     if a.ncols != ncols:
         m.report(
-            "wrong-size-dealloc",
+            FindingKind.WRONG_SIZE_DEALLOC,
             "error",
             op,
             f"warp {w.warp} deallocates {ncols} columns at TMEM column {column} but the "
@@ -254,7 +256,7 @@ def check_leaks(m: Machine) -> None:
             if a.live:
                 where = f" of CTA {cta.index}" if len(m.ctas) > 1 else ""
                 m.report(
-                    "leak",
+                    FindingKind.LEAK,
                     "error",
                     a.op,
                     f"TMEM leak: the {a.ncols} columns that warp {a.warp} allocated here at "

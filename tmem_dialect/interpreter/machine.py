@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
@@ -40,7 +41,7 @@ class Options:
 class Finding:
     """A diagnostic and the misuse category it belongs to (for comparing runs)."""
 
-    kind: str
+    kind: FindingKind
     diagnostic: diag.Diagnostic
 
 
@@ -140,7 +141,7 @@ class Machine:
 
     def report(
         self,
-        kind: str,
+        kind: FindingKind,
         severity: str,
         op: Operation | None,
         message: str,
@@ -167,7 +168,7 @@ class Machine:
         self.total_ops += 1
         if self.total_ops > self.options.max_warp_ops:
             self.report(
-                "step-limit",
+                FindingKind.STEP_LIMIT,
                 "error",
                 w.current_op,
                 f"the run stopped after {self.options.max_warp_ops} interpreted warp operations "
@@ -186,7 +187,7 @@ class Machine:
             return
         missing = np.flatnonzero(w.alive & ~w.mask)
         self.report(
-            "partial-collective",
+            FindingKind.PARTIAL_COLLECTIVE,
             "error",
             op,
             f"{what} is warp-collective (.sync.aligned) but warp {w.warp} executes it with only "
@@ -203,7 +204,7 @@ class Machine:
         if differs.any():
             other = int(np.argmax(differs))
             self.report(
-                "divergent-operand",
+                FindingKind.DIVERGENT_OPERAND,
                 "error",
                 op,
                 f"the {what} of a warp-collective op must be the same in every thread, but in warp "
@@ -240,7 +241,7 @@ class Machine:
             self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=True)
 
     def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
-        self.report("memory-fault", "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
+        self.report(FindingKind.MEMORY_FAULT, "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
 
     def _shared_access(self, w, op, buf: Buffer, index: np.ndarray, dtype: np.dtype, count: int,
                        write: bool) -> None:
@@ -262,7 +263,7 @@ class Machine:
                 p = int(writers[i])
                 wop = shadow.write_op[int(words[i])]
                 self.report(
-                    "shared-race",
+                    FindingKind.SHARED_RACE,
                     "error",
                     op,
                     f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(words[i]) * 4}) "
@@ -277,7 +278,7 @@ class Machine:
             if late.any():
                 p, i = (int(x) for x in np.argwhere(late)[0])
                 self.report(
-                    "shared-race",
+                    FindingKind.SHARED_RACE,
                     "error",
                     op,
                     f"warp {w.warp} writes {buf.name} (byte {int(words[i]) * 4}) which warp {p} reads, "
@@ -313,7 +314,7 @@ class Machine:
             valid = (lanes >= 0) & (lanes < tm.LANES) & (cols >= 0) & (cols < tm.COLUMNS)
             i = int(np.argmax(~valid))
             self.report(
-                "out-of-tmem",
+                FindingKind.OUT_OF_BOUNDS,
                 "error",
                 op,
                 f"{op.name} of warp {w.warp} (thread {w.thread_id(int(access.threads[i]))}) addresses "
@@ -331,7 +332,7 @@ class Machine:
             outside = (lanes < quarter.start) | (lanes >= quarter.stop)
             i = int(np.argmax(outside))
             self.report(
-                "lane-quarter",
+                FindingKind.LANE_QUARTER,
                 "error",
                 op,
                 f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
@@ -348,7 +349,7 @@ class Machine:
                 freed = cta.tmem.allocator.last_freed_column(column)
                 notes = [("it was freed here", freed.dealloc_op)] if freed is not None else []
                 self.report(
-                    "unallocated",
+                    FindingKind.UNALLOCATED,
                     "error",
                     op,
                     f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
@@ -396,7 +397,7 @@ class Machine:
             b = cta.barriers[barrier_id] = Barrier(expected)
         if b.arrived_threads and b.expected != expected:
             self.report(
-                "barrier-count",
+                FindingKind.BARRIER_COUNT,
                 "error",
                 op,
                 f"warp {w.warp} arrives at barrier {barrier_id} expecting {expected} threads while "
@@ -439,7 +440,12 @@ class Machine:
             if others:
                 detail += f"; {warp_list(others)} {'is' if len(others) == 1 else 'are'} blocked elsewhere"
             op = blocked.op if isinstance(blocked.op, Operation) else None
-            self.report("deadlock", "error", op, f"deadlock: {detail}", key=first)
+            notes = []
+            if blocked.kind is FindingKind.OUT_OF_TMEM:
+                # An alloc that waits forever for columns: the live allocations exceed the budget.
+                notes = [(f"{a.ncols} columns allocated here by warp {a.warp} are still live", a.op)
+                         for a in cta.tmem.allocator.allocations if a.live]
+            self.report(blocked.kind, "error", op, f"deadlock: {detail}", notes, key=first)
 
 
 def warp_list(warps: list[int]) -> str:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tmem_dialect.findings import FindingKind
+
 
 @dataclass
 class WarpClock:
@@ -98,6 +100,7 @@ class Blocked:
     reason: str
     ready: Callable[[], bool]
     op: object
+    kind: FindingKind = FindingKind.DEADLOCK  # what it is if the wait never ends
 
 
 class Scheduler:
@@ -126,10 +129,11 @@ class Scheduler:
 
     # ---- called from warp threads ----------------------------------------------------------
 
-    def block(self, warp: int, reason: str, ready: Callable[[], bool], op: object) -> None:
+    def block(self, warp: int, reason: str, ready: Callable[[], bool], op: object,
+              kind: FindingKind = FindingKind.DEADLOCK) -> None:
         """Suspend warp `warp` until `ready()` holds and the scheduler resumes it."""
         with self._cv:
-            self._blocked[warp] = Blocked(reason, ready, op)
+            self._blocked[warp] = Blocked(reason, ready, op, kind)
             self._running = None
             self._cv.notify_all()
             self._cv.wait_for(lambda: self._running == warp)

@@ -23,6 +23,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
 from tmem_dialect.interpreter.values import merge
@@ -133,7 +134,7 @@ class WarpInterpreter(Interpreter):
             hit = self.pending_registers.get(id(value))
             if hit is not None and hit[0] is value:
                 self.machine.report(
-                    "register-use",
+                    FindingKind.REGISTER_USE,
                     "note",
                     op,
                     f"conservative mode: warp {self.warp} uses the registers of a tcgen05.ld before "

@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, OpImplResult, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.dialects.interfaces import TMEMEffect
@@ -202,7 +203,7 @@ def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
     elif kind is EffectKind.BARRIER:
         run_barrier(w, op)
     else:
-        m.report("unsupported-op", "error", op,
+        m.report(FindingKind.UNSUPPORTED, "error", op,
                  f"the interpreter does not model {kind.value} accesses ({op.name})")
     return ()
 

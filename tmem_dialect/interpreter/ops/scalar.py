@@ -14,6 +14,7 @@ from xdsl.dialects import arith, llvm
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.interpreter import values as V
 
@@ -77,7 +78,7 @@ def _nonzero_divisor(w, op, b: np.ndarray) -> np.ndarray:
     if active_zero.any():
         lane = int(np.argwhere(active_zero)[0][0])
         w.machine.report(
-            "division-by-zero",
+            FindingKind.DIVISION_BY_ZERO,
             "error",
             op,
             f"division by zero in warp {w.warp} (thread {w.thread_id(lane)}): undefined behavior",
