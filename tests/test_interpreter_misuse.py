@@ -211,7 +211,7 @@ CASES = [
         FindingKind.LANE_QUARTER,
     ),
     Case(
-        "access to unallocated columns",
+        "access past the end of its allocation",
         alloc(32) + """
   %w = vector.broadcast %tid : i32 to vector<64xi32>
   tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
@@ -220,7 +220,7 @@ CASES = [
   %w = vector.broadcast %tid : i32 to vector<64xi32>
   tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
   tcgen05.wait store""" + free(64),
-        FindingKind.UNALLOCATED,
+        FindingKind.OUT_OF_BOUNDS,
     ),
     Case(
         "allocation size increase",

@@ -22,10 +22,9 @@ from xdsl.traits import SymbolTable
 
 from tmem_dialect.findings import FindingKind
 from tmem_dialect import diagnostics as diag
-from tmem_dialect import isa
+from tmem_dialect import conventions, isa
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
-from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter import lifecycle
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
@@ -39,8 +38,6 @@ from tmem_dialect.interpreter.sync import Aborted
 from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.ir import parse_module, verify_diagnostics
 
-NVVM_KERNEL_ATTR = "nvvm.kernel"
-NVVM_REQNTID_ATTR = "nvvm.reqntid"
 Kernel = func.FuncOp | llvm.FuncOp
 
 
@@ -102,10 +99,7 @@ def function_name(f: Kernel) -> str:
 
 
 def is_kernel(f: Operation) -> bool:
-    return isinstance(f, (func.FuncOp, llvm.FuncOp)) and (
-        KERNEL_ATTR in f.attributes or NVVM_KERNEL_ATTR in f.attributes
-        or NVVM_KERNEL_ATTR in f.properties
-    )
+    return isinstance(f, (func.FuncOp, llvm.FuncOp)) and conventions.is_kernel(f)
 
 
 def kernels_of(module: ModuleOp) -> list[Kernel]:
@@ -131,13 +125,10 @@ def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
 
 def block_dims(kernel: Kernel, threads: int | None) -> tuple[int, int, int]:
     """The CTA shape: reqntid when the kernel declares it (threads must agree), else (threads, 1, 1)."""
-    attr = kernel.attributes.get(REQNTID_ATTR) or kernel.attributes.get(NVVM_REQNTID_ATTR)
-    if attr is None:
-        attr = kernel.properties.get(NVVM_REQNTID_ATTR)
-    declared: tuple[int, ...] | None = None
-    if attr is not None:
-        declared = tuple(int(x) for x in attr.get_values())  # type: ignore[attr-defined]
-        declared = declared + (1,) * (3 - len(declared))
+    try:
+        declared = conventions.reqntid(kernel)
+    except ValueError as e:
+        raise _fail(FindingKind.BAD_THREADS, kernel, str(e)) from None
     if threads is None:
         if declared is None:
             raise _fail(FindingKind.BAD_THREADS, kernel, "the kernel declares no reqntid: give the thread count (--threads)")
@@ -149,8 +140,9 @@ def block_dims(kernel: Kernel, threads: int | None) -> tuple[int, int, int]:
             f"the kernel requires exactly {int(np.prod(declared))} threads (reqntid "
             f"{', '.join(map(str, declared))}) but the run asks for {threads}",
         )
-    if threads <= 0 or threads > 1024:
-        raise _fail(FindingKind.BAD_THREADS, kernel, f"a CTA has 1 to 1024 threads, got {threads}")
+    if threads <= 0 or threads > conventions.MAX_THREADS_PER_BLOCK:
+        raise _fail(FindingKind.BAD_THREADS, kernel,
+                    f"a CTA has 1 to {conventions.MAX_THREADS_PER_BLOCK} threads, got {threads}")
     return declared if declared is not None else (threads, 1, 1)  # type: ignore[return-value]
 
 
@@ -220,19 +212,18 @@ def _global_data(op: Operation) -> tuple[str, int, tuple[int, ...], np.dtype, An
             shape += (inner.size.data,)
             inner = inner.type
         shape += V.lane_shape(inner)
-        space = op.addr_space.value.data if op.addr_space is not None else 0
+        space = op.addr_space.value.data if op.addr_space is not None else conventions.GENERIC_ADDRESS_SPACE
         init = op.value if isinstance(op.value, DenseIntOrFPElementsAttr) else None
         init_values = None
         if init is not None:
             init_values = np.array(init.get_values())
         elif op.value is not None and hasattr(op.value, "value"):
             init_values = np.array([op.value.value.data])  # type: ignore[attr-defined]
-        return op.sym_name.data, type_size(t), shape or (1,), V.element_dtype(inner), init_values, space == 3
+        shared = space == conventions.SHARED_ADDRESS_SPACE
+        return op.sym_name.data, type_size(t), shape or (1,), V.element_dtype(inner), init_values, shared
     assert isinstance(op, memref.GlobalOp)
     t = op.type
-    space = t.memory_space
-    shared = getattr(space, "value", None) is not None and space.value.data == 3  # type: ignore[union-attr]
-    shared = shared or str(space) == "#gpu.address_space<workgroup>"
+    shared = conventions.is_shared(t)
     dtype = V.element_dtype(t.get_element_type())
     shape = tuple(t.get_shape())
     init_values = None
@@ -256,6 +247,9 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
 
         if shared:
             machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make()) for c in range(len(machine.ctas))]
+            if init is not None:
+                for buf in machine.globals[name]:
+                    machine.shared.mark_initialized(buf)
         else:
             buf = machine.memory.add_global(f"@{name}", make())
             machine.globals[name] = [buf] * len(machine.ctas)

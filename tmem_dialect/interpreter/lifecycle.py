@@ -12,7 +12,7 @@ from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
 from tmem_dialect.interpreter.machine import CTA, Machine, PairMatch
 from tmem_dialect.interpreter.memory import MemRefValue
-from tmem_dialect.interpreter.values import WARP
+from tmem_dialect.interpreter.values import WARP, derived, origin
 from tmem_dialect.memory_model import EffectKind
 
 
@@ -88,7 +88,7 @@ def _take(m: Machine, w: WarpLanes, op: Operation, ncols: int, base: int, group:
     taken.clock = clock.now
     slot = w.env[_slot_value(m, op)]
     address = isa.make_taddr(0, base)
-    _write_slot(m, w, op, slot, address)
+    _write_slot(m, w, op, slot, address, taken)
 
 
 def _slot_value(m: Machine, op: Operation):
@@ -97,8 +97,9 @@ def _slot_value(m: Machine, op: Operation):
     return effect.address
 
 
-def _write_slot(m: Machine, w: WarpLanes, op: Operation, slot, address: int) -> None:
-    value = np.full(WARP, address, dtype=np.uint32).view(np.int32)
+def _write_slot(m: Machine, w: WarpLanes, op: Operation, slot, address: int, allocation: tm.Allocation) -> None:
+    # the words written remember the allocation: loads of them yield addresses derived from it
+    value = derived(np.full(WARP, address, dtype=np.uint32).view(np.int32), allocation)
     if isinstance(slot, MemRefValue):
         addresses = np.full(WARP, slot.buffer.base, dtype=np.int64)
     else:
@@ -175,17 +176,19 @@ def dealloc(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> None
     ncols = _ncols(m, w, op, effect)
     group = check_cta_group(m, w, op, effect.cta_group or 1)
     assert effect.address is not None
-    taddr = m.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
+    address = w.env[effect.address]
+    taddr = m.uniform(w, op, address, "TMEM address") & 0xFFFFFFFF
     if ncols is None:
         return
     if group == 2:
         match = _rendezvous(m, w, op, EffectKind.DEALLOC)
         if match.second is w:
             match.done = True
-    _free(m, w, op, taddr, ncols)
+    _free(m, w, op, taddr, ncols, origin(address))
 
 
-def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> None:
+def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int,
+          derived_from: tm.Allocation | None) -> None:
     cta = m.ctas[w.cta]
     alloc = cta.tmem.allocator
     lane, column = isa.taddr_lane(taddr), isa.taddr_column(taddr)
@@ -198,6 +201,18 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> No
             "takes the allocation's base address (lane 0)",
         )
     a = alloc.live_at(column)
+    if derived_from is not None and not derived_from.live and a is not None and a is not derived_from:
+        m.report(
+            FindingKind.STALE_BASE,
+            "error",
+            op,
+            f"warp {w.warp} deallocates TMEM column {column} through a stale base: the allocation "
+            f"of {derived_from.ncols} columns its address derives from was freed, and this frees the "
+            "newer allocation there",
+            [("the allocation the address derives from", derived_from.op),
+             ("it was freed here", derived_from.dealloc_op),
+             (f"the live allocation of {a.ncols} columns at column {a.base}", a.op)],
+        )
     if a is None:
         freed = alloc.freed_at(column)
         if freed is not None:
@@ -230,7 +245,7 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int) -> No
     clock = m.clocks[w.warp]
     for p in tm.conflicts(cta.tmem, m.history, freed, EffectKind.DEALLOC, w.warp, op, clock,
                           lambda f: None, m.options.ptx_version, m._seen):
-        m.report_problem(p, op)
+        m.report_problem(p, op, w.warp)
     rec = m.history.new(w.warp, EffectKind.DEALLOC, op, clock,
                            lambda: (freed.flat, freed.threads), w.thread_id(0), synchronous=True)
     tm.record(cta.tmem, rec, freed)

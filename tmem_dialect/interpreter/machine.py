@@ -18,9 +18,10 @@ from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.interpreter import provenance, shared_memory
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
-from tmem_dialect.interpreter.memory import Buffer, Memory, MemoryFault, MemRefValue
+from tmem_dialect.interpreter.memory import SHARED, Buffer, Memory, MemoryFault, MemRefValue
 from tmem_dialect.interpreter.sync import Aborted, Barrier, Blocked, Scheduler, WarpClock, complete_barrier
 from tmem_dialect.interpreter.values import WARP
 
@@ -46,25 +47,6 @@ class Finding:
 
 
 @dataclass
-class SharedShadow:
-    """Happens-before metadata of one shared buffer, per 32-bit word."""
-
-    writer: np.ndarray
-    write_clock: np.ndarray
-    write_op: list[Operation | None]
-    read_clock: np.ndarray  # [warps, words]
-
-    @staticmethod
-    def new(words: int, warps: int) -> SharedShadow:
-        return SharedShadow(
-            np.full(words, -1, dtype=np.int64),
-            np.zeros(words, dtype=np.int64),
-            [None] * words,
-            np.full((warps, words), -1, dtype=np.int64),
-        )
-
-
-@dataclass
 class PairMatch:
     """A cta_group::2 rendezvous: the two warps (one per CTA) that execute the same op together."""
 
@@ -73,6 +55,15 @@ class PairMatch:
     first_op: Operation
     second: WarpLanes | None = None
     done: bool = False
+
+
+@dataclass(frozen=True)
+class BarrierPassage:
+    """A warp passed a CTA barrier (bar.sync or bar.arrive), and who took part."""
+
+    barrier_id: int
+    participants: frozenset[int]
+    op: Operation
 
 
 @dataclass
@@ -105,10 +96,10 @@ class Machine:
         self.clocks = [WarpClock.new(w, self.warp_count) for w in range(self.warp_count)]
         self.history = tm.History(self.warp_count)
         self.scheduler = Scheduler(self.warp_count, options.schedule)
+        self.shared = shared_memory.SharedShadows(self.warp_count, self.clocks, self.report)
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
-        self.shadows: dict[int, SharedShadow] = {}
         self.warp_interpreters: list[WarpLanes] = []
         self.total_ops = 0
         self.cells_moved = 0
@@ -117,6 +108,10 @@ class Machine:
         self.global_shapes: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         self.tile_maps: dict[tuple[int, int], tuple[Operation, tuple[np.ndarray, ...]]] = {}
         self.cell_sets: dict[tuple, tm.CellSet] = {}
+        self.block_orders: dict[int, dict] = {}
+        # per warp, the CTA barriers it passed; per (CTA, barrier id), this generation's arrivals
+        self.barrier_log: list[list[BarrierPassage]] = [[] for _ in range(self.warp_count)]
+        self._arrivals: dict[tuple[int, int], list[tuple[int, Operation]]] = {}  # id(region) -> {block: position in region_order}
         self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
 
     def effect_of(self, op: Operation) -> TMEMEffect:
@@ -159,8 +154,27 @@ class Machine:
             d.attach_note(text, at)
         self.findings.append(Finding(kind, d))
 
-    def report_problem(self, p: tm.Problem, op: Operation) -> None:
-        self.report(p.kind, p.severity, op, p.message, p.notes, key=(p.kind, id(p.related)))
+    def report_problem(self, p: tm.Problem, op: Operation, consumer: int | None = None) -> None:
+        kind, message, notes = p.kind, p.message, p.notes
+        if p.unordered_warp is not None and consumer is not None:
+            found = self._barrier_excluding(p.unordered_warp, consumer)
+            if found is not None:
+                me, other, passage = found
+                kind = FindingKind.BARRIER_SCOPE
+                message += (f"; warp {me} synchronized through barrier {passage.barrier_id}, which only "
+                            f"{warp_list(sorted(passage.participants))} take part in, not warp {other}")
+                notes = [*notes, (f"barrier {passage.barrier_id} of warp {me}", passage.op)]
+        self.report(kind, p.severity, op, message, notes, key=(kind, id(p.related)))
+
+    def _barrier_excluding(self, a: int, b: int) -> tuple[int, int, BarrierPassage] | None:
+        """(warp, other warp, barrier) when the last barrier one of two warps passed excludes the
+        other: two warps whose accesses nothing ordered, and one of them synchronized through a
+        barrier the other does not take part in (a named barrier of the wrong scope)."""
+        for me, other in ((a, b), (b, a)):
+            log = self.barrier_log[me]
+            if log and other not in log[-1].participants:
+                return me, other, log[-1]
+        return None
 
     # ---- per-warp helpers ---------------------------------------------------------------
 
@@ -224,8 +238,8 @@ class Machine:
         except MemoryFault as e:
             self._fault(w, op, "load", e)
             return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
-        if acc.buffer.space == 3:
-            self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=False)
+        if acc.buffer.space == SHARED:
+            values = self.shared.loaded(w, op, acc.buffer, acc.index, dtype, count, values)
         return values
 
     def store(self, w: WarpLanes, op: Operation, addresses: np.ndarray, values: np.ndarray,
@@ -237,60 +251,11 @@ class Machine:
         except MemoryFault as e:
             self._fault(w, op, "store", e)
             return
-        if acc.buffer.space == 3:
-            self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=True)
+        if acc.buffer.space == SHARED:
+            self.shared.stored(w, op, acc.buffer, acc.index, dtype, count, values)
 
     def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
         self.report(FindingKind.MEMORY_FAULT, "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
-
-    def _shared_access(self, w, op, buf: Buffer, index: np.ndarray, dtype: np.dtype, count: int,
-                       write: bool) -> None:
-        shadow = self.shadows.get(id(buf))
-        if shadow is None:
-            shadow = SharedShadow.new((buf.nbytes + 3) // 4, self.warp_count)
-            self.shadows[id(buf)] = shadow
-        first = index[w.mask] * dtype.itemsize
-        size = dtype.itemsize * max(count, 1)
-        words = np.unique(np.concatenate([np.arange(b // 4, (b + size + 3) // 4) for b in np.unique(first)]))
-        clock = self.clocks[w.warp]
-        writers = shadow.writer[words]
-        racy = (writers >= 0) & (writers != w.warp)
-        if racy.any():
-            wc = shadow.write_clock[words]
-            unordered = racy & (wc > clock.vc[np.maximum(writers, 0)])
-            if unordered.any():
-                i = int(np.argmax(unordered))
-                p = int(writers[i])
-                wop = shadow.write_op[int(words[i])]
-                self.report(
-                    FindingKind.SHARED_RACE,
-                    "error",
-                    op,
-                    f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(words[i]) * 4}) "
-                    f"which warp {p} wrote, with no barrier ordering the two",
-                    [(f"warp {p} wrote it here", wop)],
-                    key=(id(wop), w.warp),
-                )
-        if write:
-            reads = shadow.read_clock[:, words]
-            others = np.arange(self.warp_count) != w.warp
-            late = (reads > clock.vc[:, None]) & others[:, None]
-            if late.any():
-                p, i = (int(x) for x in np.argwhere(late)[0])
-                self.report(
-                    FindingKind.SHARED_RACE,
-                    "error",
-                    op,
-                    f"warp {w.warp} writes {buf.name} (byte {int(words[i]) * 4}) which warp {p} reads, "
-                    "with no barrier ordering the two",
-                    key=("read", p, w.warp),
-                )
-            shadow.writer[words] = w.warp
-            shadow.write_clock[words] = clock.now
-            for word in words:
-                shadow.write_op[int(word)] = op
-        else:
-            shadow.read_clock[w.warp, words] = clock.now
 
     # ---- TMEM data movement ---------------------------------------------------------------
 
@@ -301,8 +266,12 @@ class Machine:
         kind: EffectKind,
         access: tm.CellSet,
         cells: Callable[[], tuple[np.ndarray, np.ndarray]],
+        derived_from: tm.Allocation | None = None,
     ) -> tuple[np.ndarray, np.ndarray | None]:
         """Check and record one warp's access of the cells of `access`.
+
+        `derived_from` is the allocation the access's address derives from (provenance), when
+        known: the access is then judged against that allocation, not just any live one.
 
         Returns the flat indices of the cells inside TMEM and the mask selecting them from
         `access` (None: all of them are inside).
@@ -340,20 +309,31 @@ class Machine:
                 f"{quarter.start}..{quarter.stop - 1} (warp w may access lanes 32*(w%4)..32*(w%4)+31)",
                 key=w.warp,
             )
-        owner = cta.tmem.allocator.owner
-        if (owner[access.col_range[0] : access.col_range[1] + 1] < 0).any():
-            unallocated = owner[cols] < 0
+        allocator = cta.tmem.allocator
+        c0, c1 = access.col_range
+        if derived_from is not None:
+            inside = derived_from.live and derived_from.base <= c0 and c1 < derived_from.base + derived_from.ncols
+            found = None if inside or not access.size else provenance.check(allocator, derived_from, cols)
+            if found is not None:
+                kind, what, notes = found
+                self.report(kind, "error", op, f"{op.name} of warp {w.warp} accesses TMEM {what}", notes,
+                            key=w.warp)
+        elif (allocator.owner[c0 : c1 + 1] < 0).any():
+            unallocated = allocator.owner[cols] < 0
             if unallocated.any():
                 i = int(np.argmax(unallocated))
                 column = int(cols[i])
-                freed = cta.tmem.allocator.last_freed_column(column)
-                notes = [("it was freed here", freed.dealloc_op)] if freed is not None else []
+                freed = allocator.last_freed_column(column)
+                if freed is not None:
+                    kind, notes, what = FindingKind.USE_AFTER_FREE, [("it was freed here", freed.dealloc_op)], "freed"
+                else:
+                    kind, notes, what = FindingKind.UNALLOCATED, [], "not allocated"
                 self.report(
-                    FindingKind.UNALLOCATED,
+                    kind,
                     "error",
                     op,
                     f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
-                    f"{tm.cell_text(int(flat[i]))}, which is not allocated",
+                    f"{tm.cell_text(int(flat[i]))}, which is {what}",
                     notes,
                     key=w.warp,
                 )
@@ -365,7 +345,7 @@ class Machine:
         clock = self.clocks[w.warp]
         for p in tm.conflicts(cta.tmem, self.history, access, kind, w.warp, op, clock, thread_of,
                               self.options.ptx_version, self._seen):
-            self.report_problem(p, op)
+            self.report_problem(p, op, w.warp)
         rec = self.history.new(w.warp, kind, op, clock, cells, w.thread_id(0))
         tm.record(cta.tmem, rec, access)
         self.cells_moved += flat.size
@@ -387,7 +367,9 @@ class Machine:
     # ---- barriers ---------------------------------------------------------------------------
 
     def barrier(self, w: WarpLanes, op: Operation, barrier_id: int, count: int | None,
-                aligned: bool) -> None:
+                aligned: bool, wait: bool = True) -> None:
+        """bar.sync (`wait`) or bar.arrive at CTA barrier `barrier_id` expecting `count` threads
+        (None: all threads of the CTA). Only the participating warps are ordered."""
         if aligned:
             self.check_collective(w, op, f"{op.name} (bar.sync, aligned)")
         cta = self.ctas[w.cta]
@@ -405,10 +387,21 @@ class Machine:
             )
         b.expected = expected
         b.arrived_threads += int(w.mask.sum())
-        b.warps.append(w.warp)
-        b.ops.append(op)
+        arrivals = self._arrivals.setdefault((w.cta, barrier_id), [])
+        arrivals.append((w.warp, op))
+        if wait:
+            b.warps.append(w.warp)
+            b.ops.append(op)
+        else:
+            b.arrive(self.clocks[w.warp])
         if b.arrived_threads >= b.expected:
+            participants = frozenset(warp for warp, _ in arrivals)
+            for warp, at in arrivals:
+                self.barrier_log[warp].append(BarrierPassage(barrier_id, participants, at))
+            arrivals.clear()
             complete_barrier(b, self.clocks)
+            return
+        if not wait:
             return
         generation = b.generation
         self.scheduler.block(

@@ -73,21 +73,35 @@ class Barrier:
 
     expected: int
     arrived_threads: int = 0
-    warps: list[int] = field(default_factory=list)
+    warps: list[int] = field(default_factory=list)  # the warps that wait (bar.sync)
     ops: list[object] = field(default_factory=list)
     generation: int = 0
+    # bar.arrive: the warps that only arrive, and what they released (vector clock, fenced)
+    arrivers: list[int] = field(default_factory=list)
+    released: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+
+    def arrive(self, clock: WarpClock) -> None:
+        """A bar.arrive: release this warp's clock to the waiters and go on."""
+        self.arrivers.append(clock.me)
+        self.released.append((clock.vc.copy(), clock.fenced.copy()))
+        clock.tick()
 
 
 def complete_barrier(barrier: Barrier, clocks: list[WarpClock]) -> None:
-    """All expected threads arrived: join their clocks and open the next generation."""
-    joined = np.max([clocks[w].vc for w in barrier.warps], axis=0)
-    fenced = np.max([clocks[w].fenced for w in barrier.warps], axis=0)
+    """All expected threads arrived: the waiters learn everything every participant did before
+    arriving (arrivers learn nothing: they did not wait); open the next generation."""
+    vcs = [clocks[w].vc for w in barrier.warps] + [vc for vc, _ in barrier.released]
+    fences = [clocks[w].fenced for w in barrier.warps] + [f for _, f in barrier.released]
+    joined = np.max(vcs, axis=0)
+    fenced = np.max(fences, axis=0)
     for w in barrier.warps:
         clocks[w].acquire(joined, fenced)
         clocks[w].tick()
     barrier.arrived_threads = 0
     barrier.warps = []
     barrier.ops = []
+    barrier.arrivers = []
+    barrier.released = []
     barrier.generation += 1
 
 

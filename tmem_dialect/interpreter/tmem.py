@@ -175,6 +175,7 @@ class Problem:
     message: str
     notes: list[tuple[str, Operation | None]] = field(default_factory=list)
     related: Operation | None = None
+    unordered_warp: int | None = None  # the other warp, when nothing ordered its access
 
 
 class Allocator:
@@ -420,6 +421,7 @@ def check_pair(
         "tcgen05.fence::after_thread_sync between them",
         [(f"the {a.op.name} of warp {a.warp}", a.op)],
         a.op,
+        a.warp,
     )
 
 

@@ -27,7 +27,7 @@ from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
 from tmem_dialect.interpreter.values import merge
-from tmem_dialect.ir import reverse_post_order
+from tmem_dialect.block_order import region_order
 
 
 class Branch(NamedTuple):
@@ -199,10 +199,10 @@ class WarpInterpreter(Interpreter):
             pending[block] = (mask, list(args))
 
     def machine_rpo(self, region: Region) -> dict[Block, int]:
-        cache = self.machine.__dict__.setdefault("_rpo_cache", {})
+        cache = self.machine.block_orders
         order = cache.get(id(region))
         if order is None:
-            order = {b: i for i, b in enumerate(reverse_post_order(region))}
+            order = {b: i for i, b in enumerate(region_order(region))}
             cache[id(region)] = order
         return order
 

@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.integers import truth
 from tmem_dialect.interpreter import values as V
 
 IntFn = Callable[[Any, Operation, np.ndarray, np.ndarray], np.ndarray]
@@ -188,7 +189,7 @@ def fcmp(predicate: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def convert(value: np.ndarray, target: np.dtype, signed: bool) -> np.ndarray:
     """Integer width change: sign or zero extension, or truncation (two's complement wrap)."""
     if target == np.bool_:
-        return (value & 1).astype(bool) if value.dtype != np.bool_ else value
+        return truth(value)
     if value.dtype == np.bool_:
         ext = value.astype(target)
         return -ext if signed else ext
