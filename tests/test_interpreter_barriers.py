@@ -203,11 +203,14 @@ def test_shfl_sync_follows_the_isa_pseudocode() -> None:
 def test_shfl_sync_and_bar_arrive_assemble() -> None:
     text = SHFL_KERNEL.replace("  llvm.return\n}", "  %c64 = llvm.mlir.constant(64 : i32) : i32\n"
                                "  nvvm.barrier.arrive id = %c1 number_of_threads = %c64\n"
-                               "  nvvm.barrier id = %c1 number_of_threads = %c64\n  llvm.return\n}")
+                               "  nvvm.barrier id = %c1 number_of_threads = %c64\n"
+                               "  nvvm.cluster.arrive.relaxed aligned\n  nvvm.cluster.arrive\n"
+                               "  nvvm.cluster.wait aligned\n  llvm.return\n}")
     proc = subprocess.run([sys.executable, "-m", "tmem_dialect.tools.opt", "-", "-t", "ptx", "--ptxas-check"],
                           input=text, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    for line in ("shfl.sync.idx.b32", "shfl.sync.up.b32", "bar.arrive 1, 64;", "bar.sync 1, 64;"):
+    for line in ("shfl.sync.idx.b32", "shfl.sync.up.b32", "bar.arrive 1, 64;", "bar.sync 1, 64;",
+                 "barrier.cluster.arrive.relaxed.aligned;", "barrier.cluster.arrive;", "barrier.cluster.wait.aligned;"):
         assert line in proc.stdout
 
 

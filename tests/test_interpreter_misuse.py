@@ -11,8 +11,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from tmem_dialect.dialects import make_context
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
+from tmem_dialect.interpreter.validation import apply_pipeline
+from tmem_dialect.ir import parse_module
 
 SCHEDULES = ["round-robin", "reverse", "random:1", "random:7"]
 
@@ -85,6 +88,10 @@ HANDOFF = """
     memref.store %e, %out[%t] : memref<1024xi32>
   }}
 """
+# barrier.cluster: every thread of both CTAs of the pair (the peer CTA is running)
+CLUSTER_SYNC = """
+  nvvm.cluster.arrive aligned
+  nvvm.cluster.wait aligned"""
 FENCED_BARRIER = """tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync"""
@@ -352,10 +359,12 @@ CASES = [
     %a = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %a, 32
   }""",
-        """
+        CLUSTER_SYNC + """
   scf.if %is_warp0 {
     tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
-    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+  }""" + CLUSTER_SYNC + """
+  %a = llvm.load %slot : !llvm.ptr<3> -> i32
+  scf.if %is_warp0 {
     tcgen05.dealloc %a, 32 cta_group(2)
   }""",
         FindingKind.CTA_GROUP_MISMATCH,
@@ -567,7 +576,7 @@ def test_conservative_mode_is_silent_after_the_wait() -> None:
 
 
 def test_cta_pair_allocates_in_both_ctas() -> None:
-    body = """
+    body = CLUSTER_SYNC + """
   scf.if %is_warp0 {
     tcgen05.alloc %slot, 64 cta_group(2) : !llvm.ptr<3>
     tcgen05.relinquish_alloc_permit cta_group(2)
@@ -579,7 +588,7 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
   tcgen05.wait store
   tcgen05.fence before_thread_sync
   nvvm.barrier
-  tcgen05.fence after_thread_sync
+  tcgen05.fence after_thread_sync""" + CLUSTER_SYNC + """
   scf.if %is_warp0 {
     tcgen05.dealloc %base, 64 cta_group(2)
   }"""
@@ -594,7 +603,7 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
 
 def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
     """cta_group::2 alloc is a rendezvous with the peer CTA's warp; if only CTA 0 allocates, it waits forever."""
-    body = """
+    body = CLUSTER_SYNC + """
   %cta = nvvm.read.ptx.sreg.ctaid.x : i32
   %cta0 = arith.cmpi eq, %cta, %c0_i32 : i32
   %alloc_here = arith.andi %is_warp0, %cta0 : i1
@@ -635,3 +644,86 @@ def test_every_ordering_rule_has_one_finding_kind() -> None:
     kinds = [FindingKind.of_rule(r) for r in rules]
     assert len(set(kinds)) == len(rules)
     assert FindingKind.of_rule(mm.HANDOFF) is FindingKind.HANDOFF
+
+
+PAIR_ALLOC = """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+  }
+  """ + FENCED_BARRIER + """
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %taddr = arith.addi %base, %lane_base : i32
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  """ + FENCED_BARRIER
+PAIR_DEALLOC = """
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 32 cta_group(2)
+  }"""
+
+
+@pytest.mark.parametrize(
+    "body,missing",
+    [
+        (PAIR_ALLOC + CLUSTER_SYNC + PAIR_DEALLOC, "before it"),
+        (CLUSTER_SYNC + PAIR_ALLOC + PAIR_DEALLOC, "before it after the pair allocation"),
+    ],
+    ids=["before the pair alloc", "before the pair dealloc"],
+)
+@pytest.mark.parametrize("level", ["tcgen05", "nvvm"])
+def test_pair_alloc_and_dealloc_need_a_cluster_barrier(body: str, missing: str, level: str) -> None:
+    def run(text: str):
+        module = parse_module(make_context(), text)
+        if level == "nvvm":
+            module = apply_pipeline(module, "convert-tcgen05-to-nvvm")
+        return run_kernel(module, kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+
+    result = run(kernel(body))
+    assert result.kinds() == {FindingKind.CLUSTER_BARRIER_MISSING}, result.render()
+    assert all(f"has no cluster barrier {missing} (barrier.cluster.arrive" in d.message for d in result.errors)
+    result = run(kernel(CLUSTER_SYNC + PAIR_ALLOC + CLUSTER_SYNC + PAIR_DEALLOC))
+    assert result.diagnostics == [], result.render()
+    # both CTAs hold the stored thread ids in their half of the pair's allocation
+    for tmem in result.tmem:
+        assert (tmem[:, 0] == np.arange(128)).all()
+
+
+def test_cluster_barrier_orders_the_slot_write_and_is_counted() -> None:
+    """The cluster barrier orders warp 0's alloc (its slot write) before the other warps' reads;
+    a wait without an arrive is an error."""
+    ordered = CLUSTER_SYNC + """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+  }""" + CLUSTER_SYNC + """
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + CLUSTER_SYNC + PAIR_DEALLOC
+    result = run_kernel(kernel(ordered), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert result.diagnostics == [], result.render()
+    relaxed = ordered.replace("nvvm.cluster.arrive aligned", "nvvm.cluster.arrive.relaxed aligned")
+    result = run_kernel(kernel(relaxed), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert FindingKind.SHARED_RACE in result.kinds(), result.render()
+    no_arrive = "\n  nvvm.cluster.wait aligned"
+    result = run_kernel(kernel(no_arrive), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert FindingKind.BARRIER_COUNT in result.kinds(), result.render()
+
+
+def test_the_two_halves_of_a_pair_alloc_agree() -> None:
+    """Each CTA's warp passes the column count of the pair's allocation: they must be the same."""
+    body = CLUSTER_SYNC + """
+  %cta = nvvm.read.ptx.sreg.ctaid.x : i32
+  %cta0 = arith.cmpi eq, %cta, %c0_i32 : i32
+  scf.if %is_warp0 {
+    scf.if %cta0 {
+      tcgen05.alloc %slot, 64 cta_group(2) : !llvm.ptr<3>
+    } else {
+      tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+    }
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + CLUSTER_SYNC + """
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 32 cta_group(2)
+  }"""
+    result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert FindingKind.PEER_MISMATCH in result.kinds(), result.render()
+    d = next(d for d in result.errors if "must agree" in d.message)
+    assert "column count" in d.message and "64" in d.message and "32" in d.message

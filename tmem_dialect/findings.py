@@ -51,6 +51,7 @@ class FindingKind(Enum):
     BARRIER_COUNT = "barrier-count"
     BARRIER_SCOPE = "barrier-scope"
     CLUSTER_BARRIER_MISSING = "cluster-barrier-missing"
+    PEER_MISMATCH = "peer-mismatch"  # the two CTAs' halves of a cta_group::2 op disagree
     VOLATILE_WARPID = "volatile-warpid"
 
     # What only a run can see.

@@ -541,6 +541,38 @@ class BarrierOp(IRDLOperation, TMEMEffectOp):
         return TMEMEffect(EffectKind.BARRIER)
 
 
+class _ClusterBarrierOp(IRDLOperation):
+    """barrier.cluster.{arrive,wait}: all threads of the cluster (both CTAs of a pair) meet."""
+
+    aligned = opt_prop_def(UnitAttr)
+
+    assembly_format = "(`aligned` $aligned^)? attr-dict"
+
+    def __init__(self, aligned: bool = False):
+        super().__init__(properties={"aligned": UnitAttr()} if aligned else {})
+
+
+@irdl_op_definition
+class ClusterArriveOp(_ClusterBarrierOp):
+    """`barrier.cluster.arrive`: arrive at the cluster barrier (release) without waiting."""
+
+    name = "nvvm.cluster.arrive"
+
+
+@irdl_op_definition
+class ClusterArriveRelaxedOp(_ClusterBarrierOp):
+    """`barrier.cluster.arrive.relaxed`: arrive with no memory ordering."""
+
+    name = "nvvm.cluster.arrive.relaxed"
+
+
+@irdl_op_definition
+class ClusterWaitOp(_ClusterBarrierOp):
+    """`barrier.cluster.wait`: wait until every thread of the cluster arrived (acquire)."""
+
+    name = "nvvm.cluster.wait"
+
+
 @irdl_op_definition
 class ShflSyncOp(IRDLOperation):
     """`shfl.sync.{bfly,up,down,idx}.b32 d, a, b, c, membermask` (upstream nvvm.shfl.sync).
@@ -645,6 +677,9 @@ NVVM = Dialect(
         BarrierOp,
         BarrierArriveOp,
         ShflSyncOp,
+        ClusterArriveOp,
+        ClusterArriveRelaxedOp,
+        ClusterWaitOp,
         *SPECIAL_REGISTERS,
     ],
     [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr],

@@ -35,7 +35,8 @@ def alloc(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> None:
     if ncols is None:
         return
     if group == 2:
-        match = _rendezvous(m, w, op, EffectKind.ALLOC)
+        _check_cluster_barrier(m, w, op, EffectKind.ALLOC)
+        match = _rendezvous(m, w, op, EffectKind.ALLOC, (("column count", ncols),))
         if match.second is w:
             peer = match.first
             base = _wait_for_room(m, w, op, ncols, [m.ctas[0], m.ctas[1]])
@@ -145,13 +146,48 @@ def _ncols(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> int |
     return n
 
 
-def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind) -> PairMatch:
-    """cta_group::2: the first warp of the pair blocks until the peer CTA's warp arrives."""
+def _check_cluster_barrier(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind) -> None:
+    """A pair alloc needs the peer CTA running, a pair dealloc needs it still running: a cluster
+    barrier (barrier.cluster.arrive + wait) before each, the dealloc's after the alloc
+    (TMEM_FACTS.md, allocation lifecycle, cta_group::2)."""
+    waits = m.cluster_waits[w.warp]
+    since = m.cluster_waits_at_pair_alloc.get(w.warp, 0) if kind is EffectKind.DEALLOC else 0
+    if kind is EffectKind.ALLOC:
+        m.cluster_waits_at_pair_alloc[w.warp] = waits
+    if waits > since:
+        return
+    after = " after the pair allocation" if kind is EffectKind.DEALLOC and w.warp in m.cluster_waits_at_pair_alloc else ""
+    m.report(
+        FindingKind.CLUSTER_BARRIER_MISSING,
+        "error",
+        op,
+        f"{op.name} (cta_group::2) of warp {w.warp} has no cluster barrier before it{after} "
+        f"(barrier.cluster.arrive and barrier.cluster.wait): the peer CTA must be running when the "
+        f"pair {'allocates' if kind is EffectKind.ALLOC else 'deallocates'}",
+        key=w.warp,
+    )
+
+
+def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind, operands: tuple = ()) -> PairMatch:
+    """cta_group::2: the first warp of the pair blocks until the peer CTA's warp arrives; the two
+    must pass the same `operands` ((name, value) pairs)."""
     peer_cta = 1 - w.cta
     waiting = m._pair_waiting.get((kind, peer_cta))
     if waiting is not None:
         del m._pair_waiting[(kind, peer_cta)]
         waiting.second = w
+        for (what, mine), (_, theirs) in zip(operands, waiting.operands):
+            if mine != theirs:
+                m.report(
+                    FindingKind.PEER_MISMATCH,
+                    "error",
+                    op,
+                    f"{op.name} (cta_group::2) of warp {w.warp} in CTA {w.cta} has {what} {mine}, its "
+                    f"peer warp {waiting.first.warp} in CTA {peer_cta} {theirs}: the two halves of a "
+                    "CTA pair's op must agree",
+                    [(f"the peer's {waiting.first_op.name}", waiting.first_op)],
+                    key=what,
+                )
         a, b = m.clocks[waiting.first.warp], m.clocks[w.warp]
         joined = np.maximum(a.vc, b.vc)
         a.acquire(joined)
@@ -159,7 +195,7 @@ def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind) -> Pa
         a.tick()
         b.tick()
         return waiting
-    match = PairMatch(kind, w, op)
+    match = PairMatch(kind, w, op, operands)
     m._pair_waiting[(kind, w.cta)] = match
     m.scheduler.block(
         w.warp,
@@ -181,7 +217,9 @@ def dealloc(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> None
     if ncols is None:
         return
     if group == 2:
-        match = _rendezvous(m, w, op, EffectKind.DEALLOC)
+        _check_cluster_barrier(m, w, op, EffectKind.DEALLOC)
+        match = _rendezvous(m, w, op, EffectKind.DEALLOC,
+                            (("column count", ncols), ("TMEM address", f"{taddr:#x}")))
         if match.second is w:
             match.done = True
     _free(m, w, op, taddr, ncols, origin(address))

@@ -22,7 +22,15 @@ from tmem_dialect.interpreter import provenance, shared_memory
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
 from tmem_dialect.interpreter.memory import SHARED, Buffer, Memory, MemoryFault, MemRefValue
-from tmem_dialect.interpreter.sync import Aborted, Barrier, Blocked, Scheduler, WarpClock, complete_barrier
+from tmem_dialect.interpreter.sync import (
+    Aborted,
+    Barrier,
+    Blocked,
+    ClusterBarrier,
+    Scheduler,
+    WarpClock,
+    complete_barrier,
+)
 from tmem_dialect.interpreter.values import WARP
 
 YIELD_EVERY = 4096
@@ -53,6 +61,7 @@ class PairMatch:
     kind: EffectKind
     first: WarpLanes
     first_op: Operation
+    operands: tuple = ()  # what the first warp passed (column count, address): the peer must agree
     second: WarpLanes | None = None
     done: bool = False
 
@@ -111,7 +120,13 @@ class Machine:
         self.block_orders: dict[int, dict] = {}
         # per warp, the CTA barriers it passed; per (CTA, barrier id), this generation's arrivals
         self.barrier_log: list[list[BarrierPassage]] = [[] for _ in range(self.warp_count)]
-        self._arrivals: dict[tuple[int, int], list[tuple[int, Operation]]] = {}  # id(region) -> {block: position in region_order}
+        self._arrivals: dict[tuple[int, int], list[tuple[int, Operation]]] = {}
+        # barrier.cluster over every thread of every CTA; per warp, the phase it arrived for
+        # (until it waits) and how many cluster waits it completed
+        self.cluster = ClusterBarrier(threads * ctas)
+        self.cluster_pending: dict[int, int] = {}
+        self.cluster_waits = [0] * self.warp_count
+        self.cluster_waits_at_pair_alloc: dict[int, int] = {}  # id(region) -> {block: position in region_order}
         self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
 
     def effect_of(self, op: Operation) -> TMEMEffect:
@@ -410,6 +425,38 @@ class Machine:
             lambda: b.generation != generation,
             op,
         )
+
+    def cluster_arrive(self, w: WarpLanes, op: Operation, relaxed: bool, aligned: bool) -> None:
+        if aligned:
+            self.check_collective(w, op, f"{op.name} (aligned)")
+        if w.warp in self.cluster_pending:
+            self.report(FindingKind.BARRIER_COUNT, "error", op,
+                        f"warp {w.warp} arrives at the cluster barrier again before waiting for its "
+                        "previous arrival (barrier.cluster.wait)", key=w.warp)
+        self.cluster_pending[w.warp] = self.cluster.arrive(self.clocks[w.warp], int(w.mask.sum()), relaxed)
+
+    def cluster_wait(self, w: WarpLanes, op: Operation, aligned: bool) -> None:
+        if aligned:
+            self.check_collective(w, op, f"{op.name} (aligned)")
+        phase = self.cluster_pending.pop(w.warp, None)
+        if phase is None:
+            self.report(FindingKind.BARRIER_COUNT, "error", op,
+                        f"warp {w.warp} waits at the cluster barrier without having arrived "
+                        "(barrier.cluster.arrive)", key=w.warp)
+            return
+        cluster = self.cluster
+        if phase not in cluster.joined:
+            self.scheduler.block(
+                w.warp,
+                f"warp {w.warp} waits at the cluster barrier ({cluster.arrived_threads} of "
+                f"{cluster.expected} threads of the cluster arrived)",
+                lambda: phase in cluster.joined,
+                op,
+            )
+        vc, fenced = cluster.joined[phase]
+        self.clocks[w.warp].acquire(vc, fenced)
+        self.clocks[w.warp].tick()
+        self.cluster_waits[w.warp] += 1
 
     def deadlock(self, stuck: list[tuple[int, Blocked]]) -> None:
         """No warp can make progress: one error per op where warps wait forever, naming them."""

@@ -105,6 +105,37 @@ def complete_barrier(barrier: Barrier, clocks: list[WarpClock]) -> None:
     barrier.generation += 1
 
 
+@dataclass
+class ClusterBarrier:
+    """barrier.cluster: every thread of every CTA of the cluster arrives, then waits.
+
+    An arrive (unless .relaxed) releases the warp's clock; a wait acquires the join of what
+    the arrivals of its phase released."""
+
+    expected: int
+    arrived_threads: int = 0
+    generation: int = 0
+    released: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    joined: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # by generation
+
+    def arrive(self, clock: WarpClock, threads: int, relaxed: bool) -> int:
+        """Arrive with `threads` threads; returns the phase the warp must wait for."""
+        phase = self.generation
+        if not relaxed:
+            self.released.append((clock.vc.copy(), clock.fenced.copy()))
+        clock.tick()
+        self.arrived_threads += threads
+        if self.arrived_threads >= self.expected:
+            zero = np.zeros_like(clock.vc)
+            vcs = [vc for vc, _ in self.released] or [zero]
+            fences = [f for _, f in self.released] or [zero]
+            self.joined[phase] = (np.max(vcs, axis=0), np.max(fences, axis=0))
+            self.arrived_threads = 0
+            self.released = []
+            self.generation += 1
+        return phase
+
+
 class Aborted(Exception):
     """Raised inside a warp thread when the run stops (deadlock, step limit, fatal error)."""
 

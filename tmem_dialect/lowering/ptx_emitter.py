@@ -986,6 +986,11 @@ class _FunctionEmitter:
         a, b, c, m = (self.reg_or_imm(v) for v in (op.val, op.offset, op.mask_and_clamp, op.thread_mask))
         self.out(f"shfl.sync.{op.kind.data.value}.b32 {d}, {a}, {b}, {c}, {m};")
 
+    def cluster_barrier(self, op: nvvm.ClusterArriveOp | nvvm.ClusterArriveRelaxedOp | nvvm.ClusterWaitOp) -> None:
+        what = {nvvm.ClusterArriveOp: "arrive", nvvm.ClusterArriveRelaxedOp: "arrive.relaxed",
+                nvvm.ClusterWaitOp: "wait"}[type(op)]
+        self.out(f"barrier.cluster.{what}{'.aligned' if op.aligned is not None else ''};")
+
     def barrier_arrive(self, op: nvvm.BarrierArriveOp) -> None:
         barrier = str(self.reg_or_imm(op.barrierId)) if op.barrierId is not None else "0"
         self.out(f"bar.arrive {barrier}, {self.reg_or_imm(op.numberOfThreads)};")
@@ -1135,6 +1140,9 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.BarrierOp: _FunctionEmitter.barrier,
     nvvm.BarrierArriveOp: _FunctionEmitter.barrier_arrive,
     nvvm.ShflSyncOp: _FunctionEmitter.shfl_sync,
+    nvvm.ClusterArriveOp: _FunctionEmitter.cluster_barrier,
+    nvvm.ClusterArriveRelaxedOp: _FunctionEmitter.cluster_barrier,
+    nvvm.ClusterWaitOp: _FunctionEmitter.cluster_barrier,
     nvvm.Tcgen05AllocOp: _FunctionEmitter.tcgen05_alloc,
     nvvm.Tcgen05DeallocOp: _FunctionEmitter.tcgen05_dealloc,
     nvvm.Tcgen05RelinquishAllocPermitOp: _FunctionEmitter.tcgen05_relinquish,

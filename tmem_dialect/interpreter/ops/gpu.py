@@ -318,6 +318,21 @@ def _gpu_namespace() -> dict:
 
 
 class _GPUOps(InterpreterFunctions):
+    @impl(nvvm.ClusterArriveOp)
+    def run_cluster_arrive(self, w: WarpInterpreter, op: nvvm.ClusterArriveOp, args: PythonValues):
+        w.machine.cluster_arrive(w, op, relaxed=False, aligned=op.aligned is not None)
+        return ()
+
+    @impl(nvvm.ClusterArriveRelaxedOp)
+    def run_cluster_arrive_relaxed(self, w: WarpInterpreter, op: nvvm.ClusterArriveRelaxedOp, args: PythonValues):
+        w.machine.cluster_arrive(w, op, relaxed=True, aligned=op.aligned is not None)
+        return ()
+
+    @impl(nvvm.ClusterWaitOp)
+    def run_cluster_wait(self, w: WarpInterpreter, op: nvvm.ClusterWaitOp, args: PythonValues):
+        w.machine.cluster_wait(w, op, aligned=op.aligned is not None)
+        return ()
+
     @impl(nvvm.ShflSyncOp)
     def run_shfl_sync(self, w: WarpInterpreter, op: nvvm.ShflSyncOp, args: PythonValues):
         _, value, b, c = args
