@@ -499,6 +499,7 @@ def _kinds(result, severity: str) -> set[FindingKind]:
 def test_misuse_is_reported(case: Case) -> None:
     result = _run(case.bad, case)
     assert case.kind in _kinds(result, case.severity), result.render()
+    assert not result.kinds() & {FindingKind.INTERNAL, FindingKind.UNSUPPORTED}, result.render()
     for d in (result.errors if case.severity == "error" else result.warnings):
         assert d.location is not None, d.render()
 

@@ -153,6 +153,7 @@ def _run(text: str, level: str, **options):
 def test_bug_is_reported_and_twin_is_clean(case: Case, level: str) -> None:
     bad = _run(kernel(case.bad), level)
     assert case.kind in bad.kinds(), bad.render()
+    assert not bad.kinds() & {FindingKind.INTERNAL, FindingKind.UNSUPPORTED}, bad.render()
     assert all(d.location is not None for d in bad.errors), bad.render()
     good = _run(kernel(case.good), level)
     assert good.diagnostics == [], good.render()

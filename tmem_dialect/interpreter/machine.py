@@ -330,8 +330,8 @@ class Machine:
             inside = derived_from.live and derived_from.base <= c0 and c1 < derived_from.base + derived_from.ncols
             found = None if inside or not access.size else provenance.check(allocator, derived_from, cols)
             if found is not None:
-                kind, what, notes = found
-                self.report(kind, "error", op, f"{op.name} of warp {w.warp} accesses TMEM {what}", notes,
+                finding, what, notes = found
+                self.report(finding, "error", op, f"{op.name} of warp {w.warp} accesses TMEM {what}", notes,
                             key=w.warp)
         elif (allocator.owner[c0 : c1 + 1] < 0).any():
             unallocated = allocator.owner[cols] < 0
@@ -340,11 +340,11 @@ class Machine:
                 column = int(cols[i])
                 freed = allocator.last_freed_column(column)
                 if freed is not None:
-                    kind, notes, what = FindingKind.USE_AFTER_FREE, [("it was freed here", freed.dealloc_op)], "freed"
+                    finding, notes, what = FindingKind.USE_AFTER_FREE, [("it was freed here", freed.dealloc_op)], "freed"
                 else:
-                    kind, notes, what = FindingKind.UNALLOCATED, [], "not allocated"
+                    finding, notes, what = FindingKind.UNALLOCATED, [], "not allocated"
                 self.report(
-                    kind,
+                    finding,
                     "error",
                     op,
                     f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
