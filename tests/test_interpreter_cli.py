@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.tools.opt import run_tool
 from tmem_dialect.tools.run import TmemRun, parse_arg
 
@@ -40,6 +41,9 @@ def test_json_output(capsys) -> None:
     assert data["args"][0] == list(range(128))
     assert data["errors"] and data["errors"][0]["location"].endswith(":29:3")
     assert data["errors"][0]["notes"][0]["severity"] == "note"
+    # each finding names its kind by the FindingKind's stable spelling
+    assert data["errors"][0]["kind"] == "store-completion"
+    assert {e["kind"] for e in data["errors"]} <= {k.value for k in FindingKind}
     assert data["warnings"] == [] and data["notes"] == []
 
 

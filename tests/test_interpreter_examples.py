@@ -17,6 +17,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.passes import ModulePass
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.interpreter.validation import PassUnavailable, validate
 
@@ -85,7 +86,7 @@ def test_nvvm_example_runs_clean_with_the_right_output() -> None:
 def test_examples_without_waits_report_the_missing_waits(example: Example) -> None:
     """As written (before tmem-pipeline) the examples race; the data still moves as programmed."""
     inputs, result = _run(example)
-    assert {"store-completion", "dealloc-outstanding"} <= result.kinds(), result.render()
+    assert {FindingKind.STORE_COMPLETION, FindingKind.DEALLOC_OUTSTANDING} <= result.kinds(), result.render()
     example.check(inputs, result.args)
 
 

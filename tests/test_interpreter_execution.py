@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
 
 
@@ -200,7 +201,7 @@ def test_out_of_bounds_store_is_an_error_not_a_crash() -> None:
   %c100 = arith.constant 100 : index
   %far = arith.addi %t, %c100 : index
   memref.store %tid, %out[%far] : memref<64xi32>""")
-    assert "memory-fault" in result.kinds()
+    assert FindingKind.MEMORY_FAULT in result.kinds()
     assert "out of bounds" in result.errors[0].message
     assert "thread" in result.errors[0].message
 
@@ -228,7 +229,7 @@ def test_division_by_zero_is_reported() -> None:
     result = run("""
   %q = arith.divsi %c1_i32, %tid : i32
   memref.store %q, %out[%t] : memref<64xi32>""")
-    assert "division-by-zero" in result.kinds()
+    assert FindingKind.DIVISION_BY_ZERO in result.kinds()
     assert "thread 0" in result.errors[0].message
 
 
@@ -238,7 +239,7 @@ def test_unknown_op_is_named_not_skipped() -> None:
   %s = math.sqrt %f : f32
   memref.store %tid, %out[%t] : memref<64xi32>""")
     result = run_kernel(text, kernel="k", args=[np.zeros(64, np.int32)])
-    assert result.kinds() == {"unknown-op"}
+    assert result.kinds() == {FindingKind.UNSUPPORTED}
     assert "'math.sqrt'" in result.errors[0].message
     assert result.errors[0].location.line == 13
     assert (result.args[0] == 0).all()
@@ -253,7 +254,7 @@ def test_infinite_loop_hits_the_step_limit() -> None:
   ^bb0(%y: i32):
     scf.yield %y : i32
   }""", max_warp_ops=5000)
-    assert "step-limit" in result.kinds()
+    assert FindingKind.STEP_LIMIT in result.kinds()
 
 
 def test_partial_last_warp() -> None:
@@ -270,11 +271,11 @@ def test_partial_last_warp() -> None:
 
 def test_wrong_thread_count_and_argument_errors_are_diagnostics() -> None:
     text = func_kernel("")
-    assert run_kernel(text, kernel="k", threads=32, args=[np.zeros(64, np.int32)]).kinds() == {"threads"}
-    assert run_kernel(text, kernel="k", args=[np.zeros(3, np.int32)]).kinds() == {"arguments"}
-    assert run_kernel(text, kernel="k", args=[np.zeros(64, np.float32)]).kinds() == {"arguments"}
-    assert run_kernel(text, kernel="nope", args=[]).kinds() == {"no-kernel"}
-    assert run_kernel("func.func @", kernel="k").kinds() == {"parse"}
+    assert run_kernel(text, kernel="k", threads=32, args=[np.zeros(64, np.int32)]).kinds() == {FindingKind.BAD_THREADS}
+    assert run_kernel(text, kernel="k", args=[np.zeros(3, np.int32)]).kinds() == {FindingKind.BAD_ARGUMENTS}
+    assert run_kernel(text, kernel="k", args=[np.zeros(64, np.float32)]).kinds() == {FindingKind.BAD_ARGUMENTS}
+    assert run_kernel(text, kernel="nope", args=[]).kinds() == {FindingKind.NO_KERNEL}
+    assert run_kernel("func.func @", kernel="k").kinds() == {FindingKind.PARSE}
 
 
 def test_module_input_and_caller_arrays_untouched() -> None:
@@ -338,13 +339,13 @@ def test_an_op_with_an_external_tmem_effect_model_runs_through_the_same_semantic
 
     text = (Path(__file__).parent.parent / "examples" / "tmem_roundtrip.mlir").read_text()
     text = text.replace("nvvm.barrier", '"gpu.barrier"() : () -> ()')
-    assert run_kernel(text, args=[np.zeros(128, np.int32)]).kinds() == {"unknown-op"}
+    assert run_kernel(text, args=[np.zeros(128, np.int32)]).kinds() == {FindingKind.UNSUPPORTED}
     interfaces.register_external_effect(gpu.BarrierOp, lambda op: interfaces.TMEMEffect(EffectKind.BARRIER))
     try:
         result = run_kernel(text, args=[np.zeros(128, np.int32)])
     finally:
         del interfaces._EXTERNAL[gpu.BarrierOp]
-    assert result.kinds() == {"store-completion", "dealloc-outstanding"}
+    assert result.kinds() == {FindingKind.STORE_COMPLETION, FindingKind.DEALLOC_OUTSTANDING}
     assert (result.args[0] == np.arange(128)).all()
 
 

@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from tmem_dialect.dialects import make_context
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
+from tmem_dialect.interpreter.validation import apply_pipeline
+from tmem_dialect.ir import parse_module
 
 SCHEDULES = ["round-robin", "reverse", "random:1", "random:7"]
 
@@ -84,6 +88,10 @@ HANDOFF = """
     memref.store %e, %out[%t] : memref<1024xi32>
   }}
 """
+# barrier.cluster: every thread of both CTAs of the pair (the peer CTA is running)
+CLUSTER_SYNC = """
+  nvvm.cluster.arrive aligned
+  nvvm.cluster.wait aligned"""
 FENCED_BARRIER = """tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync"""
@@ -94,7 +102,7 @@ class Case:
     name: str
     bad: str
     good: str
-    kind: str
+    kind: FindingKind
     threads: int = 128
     options: dict = field(default_factory=dict)
     severity: str = "error"
@@ -114,7 +122,7 @@ CASES = [
   tcgen05.wait load
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "anti-dependency",
+        FindingKind.ANTI_DEPENDENCY,
     ),
     Case(
         "store-completion (st then ld)",
@@ -128,7 +136,7 @@ CASES = [
   tcgen05.wait store
   %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait load""" + free(),
-        "store-completion",
+        FindingKind.STORE_COMPLETION,
     ),
     Case(
         "store-completion (st then st)",
@@ -141,7 +149,7 @@ CASES = [
   tcgen05.wait store
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "store-completion",
+        FindingKind.STORE_COMPLETION,
     ),
     Case(
         "dealloc while the same warp's st is outstanding",
@@ -161,13 +169,13 @@ CASES = [
     tcgen05.wait store
     tcgen05.dealloc %base, 32
   }""",
-        "dealloc-outstanding",
+        FindingKind.DEALLOC_OUTSTANDING,
     ),
     Case(
         "handoff to another warp while the st is outstanding",
         alloc() + HANDOFF.format(producer_wait="", sync=FENCED_BARRIER) + free(),
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
-        "handoff-outstanding",
+        FindingKind.HANDOFF,
         threads=256,
         cross_warp=True,
     ),
@@ -175,7 +183,7 @@ CASES = [
         "cross-warp reuse without a barrier",
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync="") + free(),
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
-        "unordered-access",
+        FindingKind.HANDOFF,
         threads=256,
         cross_warp=True,
     ),
@@ -183,7 +191,7 @@ CASES = [
         "handoff without fences (a warning)",
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync="nvvm.barrier") + free(),
         alloc() + HANDOFF.format(producer_wait="tcgen05.wait store", sync=FENCED_BARRIER) + free(),
-        "missing-fence",
+        FindingKind.MISSING_FENCE,
         threads=256,
         severity="warning",
         cross_warp=True,
@@ -196,7 +204,7 @@ CASES = [
         alloc() + """
   %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait load""" + free(),
-        "dealloc-outstanding",
+        FindingKind.DEALLOC_OUTSTANDING,
         cross_warp=True,
     ),
     Case(
@@ -207,10 +215,10 @@ CASES = [
         alloc() + """
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "lane-quarter",
+        FindingKind.LANE_QUARTER,
     ),
     Case(
-        "access to unallocated columns",
+        "access past the end of its allocation",
         alloc(32) + """
   %w = vector.broadcast %tid : i32 to vector<64xi32>
   tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
@@ -219,7 +227,7 @@ CASES = [
   %w = vector.broadcast %tid : i32 to vector<64xi32>
   tcgen05.st %w, %taddr shape_32x32b x64 : vector<64xi32>
   tcgen05.wait store""" + free(64),
-        "unallocated",
+        FindingKind.OUT_OF_BOUNDS,
     ),
     Case(
         "allocation size increase",
@@ -241,7 +249,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 32
   }""",
-        "alloc-size-increase",
+        FindingKind.ALLOC_SIZE_INCREASE,
     ),
     Case(
         "alloc after relinquish_alloc_permit",
@@ -265,7 +273,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 32
   }""",
-        "alloc-after-relinquish",
+        FindingKind.ALLOC_AFTER_RELINQUISH,
     ),
     Case(
         "leak at kernel exit",
@@ -275,7 +283,7 @@ CASES = [
         alloc() + """
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(),
-        "leak",
+        FindingKind.LEAK,
     ),
     Case(
         "double dealloc",
@@ -284,13 +292,13 @@ CASES = [
     tcgen05.dealloc %base, 32
   }""",
         alloc() + free(),
-        "double-dealloc",
+        FindingKind.DOUBLE_DEALLOC,
     ),
     Case(
         "wrong-size dealloc",
         alloc(64) + free(32),
         alloc(64) + free(64),
-        "wrong-size-dealloc",
+        FindingKind.WRONG_SIZE_DEALLOC,
     ),
     Case(
         "alloc by part of a warp",
@@ -307,7 +315,7 @@ CASES = [
   }
   nvvm.barrier
   %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
-        "partial-collective",
+        FindingKind.PARTIAL_COLLECTIVE,
     ),
     Case(
         "ld by part of a warp",
@@ -319,7 +327,7 @@ CASES = [
         alloc() + """
   %r = tcgen05.ld %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait load""" + free(),
-        "partial-collective",
+        FindingKind.PARTIAL_COLLECTIVE,
     ),
     Case(
         "aligned barrier executed by part of a warp",
@@ -329,7 +337,7 @@ CASES = [
   }""",
         """
   nvvm.barrier""",
-        "partial-collective",
+        FindingKind.PARTIAL_COLLECTIVE,
         cross_warp=True,
     ),
     Case(
@@ -341,7 +349,7 @@ CASES = [
         alloc(64) + """
   tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
   tcgen05.wait store""" + free(64),
-        "divergent-operand",
+        FindingKind.DIVERGENT_OPERAND,
     ),
     Case(
         "mixed cta_group",
@@ -351,13 +359,15 @@ CASES = [
     %a = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %a, 32
   }""",
-        """
+        CLUSTER_SYNC + """
   scf.if %is_warp0 {
     tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
-    %a = llvm.load %slot : !llvm.ptr<3> -> i32
+  }""" + CLUSTER_SYNC + """
+  %a = llvm.load %slot : !llvm.ptr<3> -> i32
+  scf.if %is_warp0 {
     tcgen05.dealloc %a, 32 cta_group(2)
   }""",
-        "mixed-cta-group",
+        FindingKind.CTA_GROUP_MISMATCH,
         options={"cta_pair": True},
     ),
     Case(
@@ -387,7 +397,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 64
   }""",
-        "concurrent-alloc",
+        FindingKind.CONCURRENT_ALLOC,
         cross_warp=True,
     ),
     Case(
@@ -415,7 +425,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 64
   }""",
-        "concurrent-alloc",
+        FindingKind.CONCURRENT_ALLOC,
         cross_warp=True,
     ),
     Case(
@@ -443,7 +453,7 @@ CASES = [
     %b = llvm.load %slot : !llvm.ptr<3> -> i32
     tcgen05.dealloc %b, 512
   }""",
-        "deadlock",
+        FindingKind.OUT_OF_TMEM,
         cross_warp=True,
     ),
     Case(
@@ -454,7 +464,7 @@ CASES = [
   }""",
         """
   nvvm.barrier""",
-        "deadlock",
+        FindingKind.DEADLOCK,
         cross_warp=True,
     ),
     Case(
@@ -470,7 +480,7 @@ CASES = [
   }
   nvvm.barrier
   %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + free(),
-        "shared-race",
+        FindingKind.SHARED_RACE,
         cross_warp=True,
     ),
 ]
@@ -481,7 +491,7 @@ def _run(body: str, case: Case, **extra):
     return run_kernel(kernel(body, case.threads), kernel="k", args=[np.zeros(1024, np.int32)], **options)
 
 
-def _kinds(result, severity: str) -> set[str]:
+def _kinds(result, severity: str) -> set[FindingKind]:
     return result.kinds(severity)
 
 
@@ -489,6 +499,7 @@ def _kinds(result, severity: str) -> set[str]:
 def test_misuse_is_reported(case: Case) -> None:
     result = _run(case.bad, case)
     assert case.kind in _kinds(result, case.severity), result.render()
+    assert not result.kinds() & {FindingKind.INTERNAL, FindingKind.UNSUPPORTED}, result.render()
     for d in (result.errors if case.severity == "error" else result.warnings):
         assert d.location is not None, d.render()
 
@@ -509,7 +520,7 @@ def test_verdict_does_not_depend_on_the_interleaving(case: Case, schedule: str) 
 
 
 def test_messages_name_warp_thread_lane_and_column() -> None:
-    case = next(c for c in CASES if c.kind == "handoff-outstanding")
+    case = next(c for c in CASES if c.kind == FindingKind.HANDOFF)
     result = _run(case.bad, case)
     d = next(d for d in result.errors if d.message.startswith("tcgen05.ld"))
     for word in ("warp 0", "warp 4", "thread", "TMEM lane 0", "column 0", "rule 3"):
@@ -518,7 +529,7 @@ def test_messages_name_warp_thread_lane_and_column() -> None:
 
 
 def test_handoff_moves_the_data() -> None:
-    case = next(c for c in CASES if c.kind == "handoff-outstanding")
+    case = next(c for c in CASES if c.kind == FindingKind.HANDOFF)
     result = _run(case.good, case)
     assert (result.args[0][:32] == np.arange(128, 160)).all()
 
@@ -551,7 +562,7 @@ def test_register_use_before_wait_is_legal() -> None:
 def test_conservative_mode_notes_register_use_before_wait() -> None:
     result = _run(USE_BEFORE_WAIT, Case("", "", "", ""), conservative=True)
     assert result.errors == [] and result.warnings == []
-    assert _kinds(result, "note") == {"register-use"}
+    assert _kinds(result, "note") == {FindingKind.REGISTER_USE}
     (note,) = result.notes
     assert "vector.extract" in str(note.location) or note.location.line > 0
     assert "before tcgen05.wait::ld" in note.message
@@ -566,7 +577,7 @@ def test_conservative_mode_is_silent_after_the_wait() -> None:
 
 
 def test_cta_pair_allocates_in_both_ctas() -> None:
-    body = """
+    body = CLUSTER_SYNC + """
   scf.if %is_warp0 {
     tcgen05.alloc %slot, 64 cta_group(2) : !llvm.ptr<3>
     tcgen05.relinquish_alloc_permit cta_group(2)
@@ -578,7 +589,7 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
   tcgen05.wait store
   tcgen05.fence before_thread_sync
   nvvm.barrier
-  tcgen05.fence after_thread_sync
+  tcgen05.fence after_thread_sync""" + CLUSTER_SYNC + """
   scf.if %is_warp0 {
     tcgen05.dealloc %base, 64 cta_group(2)
   }"""
@@ -588,12 +599,12 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
     for tmem in result.tmem:
         assert (tmem[:, 0] == np.arange(128)).all()
     single = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)])
-    assert "cta-pair-required" in single.kinds()
+    assert FindingKind.CTA_PAIR_REQUIRED in single.kinds()
 
 
 def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
     """cta_group::2 alloc is a rendezvous with the peer CTA's warp; if only CTA 0 allocates, it waits forever."""
-    body = """
+    body = CLUSTER_SYNC + """
   %cta = nvvm.read.ptx.sreg.ctaid.x : i32
   %cta0 = arith.cmpi eq, %cta, %c0_i32 : i32
   %alloc_here = arith.andi %is_warp0, %cta0 : i1
@@ -603,7 +614,7 @@ def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
     tcgen05.dealloc %a, 32 cta_group(2)
   }"""
     result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
-    assert result.kinds() == {"deadlock"}, result.render()
+    assert result.kinds() == {FindingKind.DEADLOCK}, result.render()
     assert "peer CTA 1" in result.errors[0].message
 
 
@@ -623,3 +634,97 @@ def test_fence_between_the_access_and_its_wait_is_canonical_too() -> None:
   }""" + free()
     result = run_kernel(kernel(body, 256), kernel="k", args=[np.zeros(1024, np.int32)])
     assert result.diagnostics == [], result.render()
+
+
+def test_every_ordering_rule_has_one_finding_kind() -> None:
+    """The interpreter reports a violation of a memory_model rule under that rule's kind."""
+    from tmem_dialect import memory_model as mm
+
+    rules = [r for r in vars(mm).values() if isinstance(r, mm.Rule)]
+    assert len(rules) >= 5
+    kinds = [FindingKind.of_rule(r) for r in rules]
+    assert len(set(kinds)) == len(rules)
+    assert FindingKind.of_rule(mm.HANDOFF) is FindingKind.HANDOFF
+
+
+PAIR_ALLOC = """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+  }
+  """ + FENCED_BARRIER + """
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %taddr = arith.addi %base, %lane_base : i32
+  tcgen05.st %v, %taddr shape_32x32b x1 : vector<1xi32>
+  tcgen05.wait store
+  """ + FENCED_BARRIER
+PAIR_DEALLOC = """
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 32 cta_group(2)
+  }"""
+
+
+@pytest.mark.parametrize(
+    "body,missing",
+    [
+        (PAIR_ALLOC + CLUSTER_SYNC + PAIR_DEALLOC, "before it"),
+        (CLUSTER_SYNC + PAIR_ALLOC + PAIR_DEALLOC, "before it after the pair allocation"),
+    ],
+    ids=["before the pair alloc", "before the pair dealloc"],
+)
+@pytest.mark.parametrize("level", ["tcgen05", "nvvm"])
+def test_pair_alloc_and_dealloc_need_a_cluster_barrier(body: str, missing: str, level: str) -> None:
+    def run(text: str):
+        module = parse_module(make_context(), text)
+        if level == "nvvm":
+            module = apply_pipeline(module, "convert-tcgen05-to-nvvm")
+        return run_kernel(module, kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+
+    result = run(kernel(body))
+    assert result.kinds() == {FindingKind.CLUSTER_BARRIER_MISSING}, result.render()
+    assert all(f"has no cluster barrier {missing} (barrier.cluster.arrive" in d.message for d in result.errors)
+    result = run(kernel(CLUSTER_SYNC + PAIR_ALLOC + CLUSTER_SYNC + PAIR_DEALLOC))
+    assert result.diagnostics == [], result.render()
+    # both CTAs hold the stored thread ids in their half of the pair's allocation
+    for tmem in result.tmem:
+        assert (tmem[:, 0] == np.arange(128)).all()
+
+
+def test_cluster_barrier_orders_the_slot_write_and_is_counted() -> None:
+    """The cluster barrier orders warp 0's alloc (its slot write) before the other warps' reads;
+    a wait without an arrive is an error."""
+    ordered = CLUSTER_SYNC + """
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+  }""" + CLUSTER_SYNC + """
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + CLUSTER_SYNC + PAIR_DEALLOC
+    result = run_kernel(kernel(ordered), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert result.diagnostics == [], result.render()
+    relaxed = ordered.replace("nvvm.cluster.arrive aligned", "nvvm.cluster.arrive.relaxed aligned")
+    result = run_kernel(kernel(relaxed), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert FindingKind.SHARED_RACE in result.kinds(), result.render()
+    no_arrive = "\n  nvvm.cluster.wait aligned"
+    result = run_kernel(kernel(no_arrive), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert FindingKind.BARRIER_COUNT in result.kinds(), result.render()
+
+
+def test_the_two_halves_of_a_pair_alloc_agree() -> None:
+    """Each CTA's warp passes the column count of the pair's allocation: they must be the same."""
+    body = CLUSTER_SYNC + """
+  %cta = nvvm.read.ptx.sreg.ctaid.x : i32
+  %cta0 = arith.cmpi eq, %cta, %c0_i32 : i32
+  scf.if %is_warp0 {
+    scf.if %cta0 {
+      tcgen05.alloc %slot, 64 cta_group(2) : !llvm.ptr<3>
+    } else {
+      tcgen05.alloc %slot, 32 cta_group(2) : !llvm.ptr<3>
+    }
+  }
+  nvvm.barrier
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32""" + CLUSTER_SYNC + """
+  scf.if %is_warp0 {
+    tcgen05.dealloc %base, 32 cta_group(2)
+  }"""
+    result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
+    assert FindingKind.PEER_MISMATCH in result.kinds(), result.render()
+    d = next(d for d in result.errors if "must agree" in d.message)
+    assert "column count" in d.message and "64" in d.message and "32" in d.message

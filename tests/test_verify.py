@@ -11,6 +11,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.diagnostics import DiagnosticError, Severity
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
@@ -189,8 +190,8 @@ ARGS = {
 }
 # What the interpreter calls the violation tmem-verify reports as rule N.
 INTERPRETER_KINDS = {
-    EffectKind.WAIT_LD: {"anti-dependency", "dealloc-outstanding", "handoff-outstanding", "unordered-access"},
-    EffectKind.WAIT_ST: {"store-completion", "dealloc-outstanding", "handoff-outstanding", "unordered-access"},
+    EffectKind.WAIT_LD: {FindingKind.ANTI_DEPENDENCY, FindingKind.DEALLOC_OUTSTANDING, FindingKind.HANDOFF},
+    EffectKind.WAIT_ST: {FindingKind.STORE_COMPLETION, FindingKind.DEALLOC_OUTSTANDING, FindingKind.HANDOFF},
 }
 
 
@@ -230,4 +231,4 @@ def test_removed_sync_is_reported_like_the_interpreter(path: Path) -> None:
             # (the barrier before the dealloc); around the allocation's barrier only
             # tmem-verify asks for the canonical fences (TMEM_FACTS.md, allocation lifecycle).
             if at_handoff:
-                assert "missing-fence" in run.kinds("warning")
+                assert FindingKind.MISSING_FENCE in run.kinds("warning")

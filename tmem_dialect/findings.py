@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tmem_dialect.memory_model import Rule
+from tmem_dialect import memory_model as mm
 
 
 class FindingKind(Enum):
@@ -53,6 +51,7 @@ class FindingKind(Enum):
     BARRIER_COUNT = "barrier-count"
     BARRIER_SCOPE = "barrier-scope"
     CLUSTER_BARRIER_MISSING = "cluster-barrier-missing"
+    PEER_MISMATCH = "peer-mismatch"  # the two CTAs' halves of a cta_group::2 op disagree
     VOLATILE_WARPID = "volatile-warpid"
 
     # What only a run can see.
@@ -62,6 +61,13 @@ class FindingKind(Enum):
     DIVISION_BY_ZERO = "division-by-zero"
     POISON = "poison"
     STEP_LIMIT = "step-limit"
+
+    # The interpreter cannot run the input as given (nothing about TMEM use).
+    PARSE = "parse"
+    INVALID_IR = "verify"  # the module does not verify
+    NO_KERNEL = "no-kernel"
+    BAD_THREADS = "threads"  # the CTA shape asked for and the one the kernel declares
+    BAD_ARGUMENTS = "arguments"
 
     # The tool could not decide: a warning that names the fact it could not prove.
     UNPROVEN = "unproven"
@@ -75,9 +81,9 @@ class FindingKind(Enum):
         return value if isinstance(value, FindingKind) else cls(value)
 
     @classmethod
-    def of_rule(cls, rule: Rule) -> FindingKind:
-        """The kind of a violation of one of memory_model's ordering rules."""
-        return _BY_RULE_NUMBER[rule.number]
+    def of_rule(cls, rule: mm.Rule) -> FindingKind:
+        """The kind of a violation of ordering rule `rule` of memory_model."""
+        return _RULE_KINDS[rule]
 
     @property
     def is_misuse(self) -> bool:
@@ -86,13 +92,17 @@ class FindingKind(Enum):
 
 
 _NOT_MISUSE = frozenset(
-    {FindingKind.UNPROVEN, FindingKind.UNSUPPORTED, FindingKind.INTERNAL, FindingKind.STEP_LIMIT}
+    {FindingKind.UNPROVEN, FindingKind.UNSUPPORTED, FindingKind.INTERNAL, FindingKind.STEP_LIMIT,
+     FindingKind.PARSE, FindingKind.INVALID_IR, FindingKind.NO_KERNEL, FindingKind.BAD_THREADS,
+     FindingKind.BAD_ARGUMENTS}
 )
 
-_BY_RULE_NUMBER = {
-    0: FindingKind.REGISTER_USE,
-    1: FindingKind.ANTI_DEPENDENCY,
-    2: FindingKind.STORE_COMPLETION,
-    3: FindingKind.HANDOFF,
-    4: FindingKind.DEALLOC_OUTSTANDING,
+# One kind per ordering rule of memory_model: whoever finds a violation of a rule (tmem-verify,
+# the interpreter) reports it under this kind.
+_RULE_KINDS = {
+    mm.REGISTER_USE: FindingKind.REGISTER_USE,
+    mm.ANTI_DEPENDENCY: FindingKind.ANTI_DEPENDENCY,
+    mm.STORE_COMPLETION: FindingKind.STORE_COMPLETION,
+    mm.HANDOFF: FindingKind.HANDOFF,
+    mm.DEALLOC_COMPLETION: FindingKind.DEALLOC_OUTSTANDING,
 }

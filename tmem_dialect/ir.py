@@ -187,27 +187,3 @@ def _has_failed_ancestor(op: Operation, failed: set[Operation]) -> bool:
 def verify_or_raise(root: Operation) -> None:
     if found := verify_diagnostics(root):
         raise DiagnosticError(found)
-
-
-def reverse_post_order(region: Region) -> list[Block]:
-    """The blocks of a CFG region in reverse post-order from the entry, then unreachable ones."""
-    entry = region.blocks.first
-    if entry is None:
-        return []
-    seen: set[Block] = {entry}
-    post: list[Block] = []
-    stack: list[tuple[Block, int]] = [(entry, 0)]
-    while stack:
-        block, i = stack.pop()
-        term = block.last_op
-        succs = term.successors if term is not None else ()
-        if i < len(succs):
-            stack.append((block, i + 1))
-            if succs[i] not in seen:
-                seen.add(succs[i])
-                stack.append((succs[i], 0))
-        else:
-            post.append(block)
-    order = post[::-1]
-    order.extend(b for b in region.blocks if b not in seen)
-    return order

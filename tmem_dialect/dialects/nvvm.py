@@ -40,12 +40,11 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, TMEM_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects.llvm_ext import ConstantRangeAttr
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.memory_model import EffectKind
 
-TMEM_ADDRESS_SPACE = 6
-SHARED_ADDRESS_SPACE = 3
 
 
 class CTAGroupKind(StrEnum):
@@ -87,6 +86,13 @@ class WaitKind(StrEnum):
     store = auto()
 
 
+class ShflKind(StrEnum):
+    bfly = auto()
+    up = auto()
+    down = auto()
+    idx = auto()
+
+
 class Bracketed:
     """Mixin for enum attributes printed `<value>` in both forms, as upstream prints
     `#nvvm.cta_group<cta_2>` (generic) and `group = <cta_2>` (custom)."""
@@ -122,6 +128,11 @@ class WaitKindAttr(Bracketed, EnumAttribute[WaitKind]):
     name = "nvvm.tcgen05_wait"
 
 
+@irdl_attr_definition
+class ShflKindAttr(EnumAttribute[ShflKind]):
+    name = "nvvm.shfl_kind"
+
+
 CTA_1 = CTAGroupKindAttr(CTAGroupKind.cta_1)
 FALSE = BoolAttr.from_bool(False)
 TRUE = BoolAttr.from_bool(True)
@@ -129,13 +140,6 @@ TRUE = BoolAttr.from_bool(True)
 
 TMEM_POINTER = llvm.LLVMPointerType(IntAttr(TMEM_ADDRESS_SPACE))
 SHARED_POINTER = llvm.LLVMPointerType(IntAttr(SHARED_ADDRESS_SPACE))
-
-
-def pointer_address_space(t: Attribute) -> int | None:
-    """The address space of an `!llvm.ptr<N>` (0 for a plain `!llvm.ptr`), None for other types."""
-    if not isinstance(t, llvm.LLVMPointerType):
-        return None
-    return t.addr_space.data if isinstance(t.addr_space, IntAttr) else 0
 
 
 def _pointer_space(value: SSAValue) -> int | None:
@@ -537,6 +541,80 @@ class BarrierOp(IRDLOperation, TMEMEffectOp):
         return TMEMEffect(EffectKind.BARRIER)
 
 
+class _ClusterBarrierOp(IRDLOperation):
+    """barrier.cluster.{arrive,wait}: all threads of the cluster (both CTAs of a pair) meet."""
+
+    aligned = opt_prop_def(UnitAttr)
+
+    assembly_format = "(`aligned` $aligned^)? attr-dict"
+
+    def __init__(self, aligned: bool = False):
+        super().__init__(properties={"aligned": UnitAttr()} if aligned else {})
+
+
+@irdl_op_definition
+class ClusterArriveOp(_ClusterBarrierOp):
+    """`barrier.cluster.arrive`: arrive at the cluster barrier (release) without waiting."""
+
+    name = "nvvm.cluster.arrive"
+
+
+@irdl_op_definition
+class ClusterArriveRelaxedOp(_ClusterBarrierOp):
+    """`barrier.cluster.arrive.relaxed`: arrive with no memory ordering."""
+
+    name = "nvvm.cluster.arrive.relaxed"
+
+
+@irdl_op_definition
+class ClusterWaitOp(_ClusterBarrierOp):
+    """`barrier.cluster.wait`: wait until every thread of the cluster arrived (acquire)."""
+
+    name = "nvvm.cluster.wait"
+
+
+@irdl_op_definition
+class ShflSyncOp(IRDLOperation):
+    """`shfl.sync.{bfly,up,down,idx}.b32 d, a, b, c, membermask` (upstream nvvm.shfl.sync).
+
+    `idx` with offset 0 and clamp 31 broadcasts lane 0's value: CuTe's "make warp uniform"."""
+
+    name = "nvvm.shfl.sync"
+
+    kind = prop_def(ShflKindAttr)
+    thread_mask = operand_def(i32)
+    val = operand_def()
+    offset = operand_def(i32)
+    mask_and_clamp = operand_def(i32)
+    res = result_def()
+
+    assembly_format = (
+        "$kind $thread_mask `,` $val `,` $offset `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
+    )
+
+    def verify_(self) -> None:
+        # (upstream's return_value_and_is_valid form, a struct with the valid bit, is not modelled)
+        if self.res.type != self.val.type:
+            raise VerifyException(f"the result type {self.res.type} must be the value type {self.val.type}")
+
+
+@irdl_op_definition
+class BarrierArriveOp(IRDLOperation):
+    """`bar.arrive id, count`: count this warp's threads toward barrier `id` (0 when no id is
+    given) and go on without waiting; the threads that wait there (bar.sync) are ordered after
+    what the arriving threads did before (PTX ISA, barrier{.cta}: bar.arrive)."""
+
+    name = "nvvm.barrier.arrive"
+
+    barrierId = opt_operand_def(i32)
+    numberOfThreads = operand_def(i32)
+
+    assembly_format = "(`id` `=` $barrierId^)? `number_of_threads` `=` $numberOfThreads attr-dict"
+
+    def __init__(self, threads: SSAValue, barrier_id: SSAValue | None = None):
+        super().__init__(operands=[[barrier_id] if barrier_id is not None else [], threads])
+
+
 class SpecialRegister(IRDLOperation):
     """`nvvm.read.ptx.sreg.*`: one PTX special register, read as i32."""
 
@@ -597,9 +675,14 @@ NVVM = Dialect(
         Tcgen05WaitOp,
         Tcgen05FenceOp,
         BarrierOp,
+        BarrierArriveOp,
+        ShflSyncOp,
+        ClusterArriveOp,
+        ClusterArriveRelaxedOp,
+        ClusterWaitOp,
         *SPECIAL_REGISTERS,
     ],
-    [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr],
+    [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr],
 )
 
 

@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import KERNEL_ATTR, REQNTID_ATTR, SHARED_ADDRESS_SPACE  # noqa: F401 (re-exported)
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.layout import AXES, LANEID, M, TCOL, TLANE, WARPID, Iter, TileLayout
 from tmem_dialect.memory_model import EffectKind
@@ -286,8 +287,6 @@ def tmem_buffer_error(
 # Shared verification helpers
 # ---------------------------------------------------------------------------------------------
 
-WORKGROUP_ADDRESS_SPACE = 3
-
 
 def _int(attr: IntegerAttr | None) -> int | None:
     return None if attr is None else attr.value.data
@@ -306,14 +305,14 @@ def is_shared_slot_type(t: Attribute) -> bool:
     """
     if isinstance(t, llvm.LLVMPointerType):
         space = t.addr_space
-        return isinstance(space, IntAttr) and space.data == WORKGROUP_ADDRESS_SPACE
+        return isinstance(space, IntAttr) and space.data == SHARED_ADDRESS_SPACE
     if not isinstance(t, MemRefType) or t.get_element_type() != i32:
         return False
     if t.get_shape() != (1,):
         return False
     space = t.memory_space
     if isinstance(space, IntegerAttr):
-        return space.value.data == WORKGROUP_ADDRESS_SPACE
+        return space.value.data == SHARED_ADDRESS_SPACE
     return str(space) == "#gpu.address_space<workgroup>"
 
 
@@ -897,9 +896,8 @@ class TileStoreOp(_TileOp):
         return self.value.type
 
 
-# Kernel attributes on func.func (the tcgen05-level equivalents of nvvm.kernel / nvvm.reqntid).
-KERNEL_ATTR = "tcgen05.kernel"
-REQNTID_ATTR = "tcgen05.reqntid"
+# Kernel attributes on func.func (the tcgen05-level equivalents of nvvm.kernel / nvvm.reqntid)
+# are KERNEL_ATTR and REQNTID_ATTR of tmem_dialect.conventions.
 
 TCGEN05 = Dialect(
     "tcgen05",

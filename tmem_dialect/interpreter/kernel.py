@@ -20,24 +20,24 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import diagnostics as diag
-from tmem_dialect import isa
+from tmem_dialect import conventions, isa
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
-from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
 from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter import lifecycle
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
 from tmem_dialect.memory_model import rules_version
-from tmem_dialect.interpreter.ops.gpu import GPUFunctions
+from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
+from tmem_dialect.interpreter.memory import MemRefValue
 from tmem_dialect.interpreter.sync import Aborted
-from tmem_dialect.interpreter.warp import MemRefValue, WarpInterpreter
+from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.ir import parse_module, verify_diagnostics
 
-NVVM_KERNEL_ATTR = "nvvm.kernel"
-NVVM_REQNTID_ATTR = "nvvm.reqntid"
 Kernel = func.FuncOp | llvm.FuncOp
 
 
@@ -75,8 +75,8 @@ class RunResult:
     def ok(self) -> bool:
         return not self.errors
 
-    def kinds(self, severity: str = "error") -> set[str]:
-        """The misuse categories found (e.g. {'leak', 'anti-dependency'})."""
+    def kinds(self, severity: str = "error") -> set[FindingKind]:
+        """The misuse categories found (e.g. {FindingKind.LEAK, FindingKind.ANTI_DEPENDENCY})."""
         return {f.kind for f in self.findings if f.diagnostic.severity.value == severity}
 
     def render(self) -> str:
@@ -90,7 +90,7 @@ class _Setup(Exception):
         self.findings = findings
 
 
-def _fail(kind: str, op: Operation | None, message: str) -> _Setup:
+def _fail(kind: FindingKind, op: Operation | None, message: str) -> _Setup:
     return _Setup([Finding(kind, diag.error(op, message))])
 
 
@@ -99,10 +99,7 @@ def function_name(f: Kernel) -> str:
 
 
 def is_kernel(f: Operation) -> bool:
-    return isinstance(f, (func.FuncOp, llvm.FuncOp)) and (
-        KERNEL_ATTR in f.attributes or NVVM_KERNEL_ATTR in f.attributes
-        or NVVM_KERNEL_ATTR in f.properties
-    )
+    return isinstance(f, (func.FuncOp, llvm.FuncOp)) and conventions.is_kernel(f)
 
 
 def kernels_of(module: ModuleOp) -> list[Kernel]:
@@ -114,12 +111,12 @@ def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
         found = SymbolTable.lookup_symbol(module, name)
         if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
             names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
-            raise _fail("no-kernel", None, f"no function named '{name}' in the module (kernels: {names})")
+            raise _fail(FindingKind.NO_KERNEL, None, f"no function named '{name}' in the module (kernels: {names})")
         return found
     kernels = kernels_of(module)
     if len(kernels) != 1:
         raise _fail(
-            "no-kernel",
+            FindingKind.NO_KERNEL,
             None,
             f"the module has {len(kernels)} kernels; name one with kernel=... (--kernel)",
         )
@@ -128,26 +125,24 @@ def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
 
 def block_dims(kernel: Kernel, threads: int | None) -> tuple[int, int, int]:
     """The CTA shape: reqntid when the kernel declares it (threads must agree), else (threads, 1, 1)."""
-    attr = kernel.attributes.get(REQNTID_ATTR) or kernel.attributes.get(NVVM_REQNTID_ATTR)
-    if attr is None:
-        attr = kernel.properties.get(NVVM_REQNTID_ATTR)
-    declared: tuple[int, ...] | None = None
-    if attr is not None:
-        declared = tuple(int(x) for x in attr.get_values())  # type: ignore[attr-defined]
-        declared = declared + (1,) * (3 - len(declared))
+    try:
+        declared = conventions.reqntid(kernel)
+    except ValueError as e:
+        raise _fail(FindingKind.BAD_THREADS, kernel, str(e)) from None
     if threads is None:
         if declared is None:
-            raise _fail("threads", kernel, "the kernel declares no reqntid: give the thread count (--threads)")
+            raise _fail(FindingKind.BAD_THREADS, kernel, "the kernel declares no reqntid: give the thread count (--threads)")
         return declared  # type: ignore[return-value]
     if declared is not None and int(np.prod(declared)) != threads:
         raise _fail(
-            "threads",
+            FindingKind.BAD_THREADS,
             kernel,
             f"the kernel requires exactly {int(np.prod(declared))} threads (reqntid "
             f"{', '.join(map(str, declared))}) but the run asks for {threads}",
         )
-    if threads <= 0 or threads > 1024:
-        raise _fail("threads", kernel, f"a CTA has 1 to 1024 threads, got {threads}")
+    if threads <= 0 or threads > conventions.MAX_THREADS_PER_BLOCK:
+        raise _fail(FindingKind.BAD_THREADS, kernel,
+                    f"a CTA has 1 to {conventions.MAX_THREADS_PER_BLOCK} threads, got {threads}")
     return declared if declared is not None else (threads, 1, 1)  # type: ignore[return-value]
 
 
@@ -182,7 +177,7 @@ def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[F
                 continue
             if not probe.has_impl(op):
                 found.append(Finding(
-                    "unknown-op",
+                    FindingKind.UNSUPPORTED,
                     diag.error(op, f"the interpreter has no semantics for '{op.name}': it cannot run this kernel"),
                 ))
                 continue
@@ -194,7 +189,7 @@ def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[F
         g1 = tmem_effect(first).cta_group  # type: ignore[union-attr]
         g2 = tmem_effect(second).cta_group  # type: ignore[union-attr]
         found.append(Finding(
-            "mixed-cta-group",
+            FindingKind.CTA_GROUP_MISMATCH,
             diag.error(second, f"this op uses cta_group::{g2} but the kernel also uses cta_group::{g1}: "
                                "all tcgen05 instructions of a kernel use the same cta_group")
             .attach_note(f"cta_group::{g1} is used here", first),
@@ -217,19 +212,18 @@ def _global_data(op: Operation) -> tuple[str, int, tuple[int, ...], np.dtype, An
             shape += (inner.size.data,)
             inner = inner.type
         shape += V.lane_shape(inner)
-        space = op.addr_space.value.data if op.addr_space is not None else 0
+        space = op.addr_space.value.data if op.addr_space is not None else conventions.GENERIC_ADDRESS_SPACE
         init = op.value if isinstance(op.value, DenseIntOrFPElementsAttr) else None
         init_values = None
         if init is not None:
             init_values = np.array(init.get_values())
         elif op.value is not None and hasattr(op.value, "value"):
             init_values = np.array([op.value.value.data])  # type: ignore[attr-defined]
-        return op.sym_name.data, type_size(t), shape or (1,), V.element_dtype(inner), init_values, space == 3
+        shared = space == conventions.SHARED_ADDRESS_SPACE
+        return op.sym_name.data, type_size(t), shape or (1,), V.element_dtype(inner), init_values, shared
     assert isinstance(op, memref.GlobalOp)
     t = op.type
-    space = t.memory_space
-    shared = getattr(space, "value", None) is not None and space.value.data == 3  # type: ignore[union-attr]
-    shared = shared or str(space) == "#gpu.address_space<workgroup>"
+    shared = conventions.is_shared(t)
     dtype = V.element_dtype(t.get_element_type())
     shape = tuple(t.get_shape())
     init_values = None
@@ -253,6 +247,9 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
 
         if shared:
             machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make()) for c in range(len(machine.ctas))]
+            if init is not None:
+                for buf in machine.globals[name]:
+                    machine.shared.mark_initialized(buf)
         else:
             buf = machine.memory.add_global(f"@{name}", make())
             machine.globals[name] = [buf] * len(machine.ctas)
@@ -263,7 +260,7 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
     """(per-warp argument values, the arrays the result reports) for the kernel's parameters."""
     types = _function_type(kernel)
     if len(args) != len(types):
-        raise _fail("arguments", kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
     values: list[Any] = []
     arrays: list[Any] = []
     for i, (t, a) in enumerate(zip(types, args)):
@@ -273,10 +270,10 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
                 want = V.element_dtype(t.get_element_type())
                 shape = tuple(t.get_shape())
                 if arr.dtype != want:
-                    raise _fail("arguments", kernel,
+                    raise _fail(FindingKind.BAD_ARGUMENTS, kernel,
                                 f"argument {i} is {t}: it needs {want} elements, the run passes {arr.dtype}")
                 if any(d < 0 for d in shape) or arr.size != int(np.prod(shape)):
-                    raise _fail("arguments", kernel,
+                    raise _fail(FindingKind.BAD_ARGUMENTS, kernel,
                                 f"argument {i} is {t}: it needs {int(np.prod(shape))} elements, the run "
                                 f"passes {arr.size}")
                 buf = machine.memory.add_global(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
@@ -288,11 +285,11 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
         elif isinstance(t, (IntegerType, IndexType)) or V.element_dtype(t).kind == "f":
             arr = np.asarray(a)
             if arr.size != 1:
-                raise _fail("arguments", kernel, f"argument {i} is a scalar {t}, the run passes {arr.size} values")
+                raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is a scalar {t}, the run passes {arr.size} values")
             values.append(V.splat(arr.reshape(()).astype(V.element_dtype(t)), t))
             arrays.append(a)
         else:
-            raise _fail("arguments", kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
+            raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
     return values, arrays
 
 
@@ -320,7 +317,7 @@ def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) ->
     cta, warp_in_cta = divmod(warp, machine.warps_per_cta)
     linear = warp_in_cta * V.WARP + np.arange(V.WARP)
     alive = linear < machine.threads
-    w = WarpInterpreter(module, machine, warp, cta, warp_in_cta, alive, linear)
+    w = WarpInterpreter(module, machine, warp, cta, warp_in_cta, alive, linear, generic_tmem_impl())
     w.special_registers = _special_registers(dims, linear, warp_in_cta, cta, ctas, machine.warps_per_cta)
     return w
 
@@ -357,12 +354,12 @@ def run_kernel(
         try:
             module = parse_module(make_context(), source, filename)
         except diag.DiagnosticError as e:
-            return RunResult(list(args), [Finding("parse", d) for d in e.diagnostics], sources=sources)
+            return RunResult(list(args), [Finding(FindingKind.PARSE, d) for d in e.diagnostics], sources=sources)
     else:
         module = source
     broken = verify_diagnostics(module)
     if broken:
-        return RunResult(list(args), [Finding("verify", d) for d in broken], sources=sources)
+        return RunResult(list(args), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
     try:
         k = find_kernel(module, kernel)
         dims = block_dims(k, threads)
@@ -386,7 +383,7 @@ def run_kernel(
     except _Setup as e:
         return RunResult(list(args), e.findings, sources=sources)
     except V.UnsupportedType as e:
-        return RunResult(list(args), [Finding("unsupported", diag.error(k, str(e)))], sources=sources)
+        return RunResult(list(args), [Finding(FindingKind.UNSUPPORTED, diag.error(k, str(e)))], sources=sources)
 
     def body(w: WarpInterpreter) -> None:
         try:
@@ -394,12 +391,12 @@ def run_kernel(
         except Aborted:
             raise
         except V.UnsupportedType as e:
-            machine.report("unsupported", "error", w.current_op, f"{e} (warp {w.warp})")
+            machine.report(FindingKind.UNSUPPORTED, "error", w.current_op, f"{e} (warp {w.warp})")
         except Exception as e:  # noqa: BLE001 -- becomes a diagnostic at the op, never a traceback
             if os.environ.get("TMEM_TRACEBACK"):
                 traceback.print_exc()
             machine.report(
-                "internal",
+                FindingKind.INTERNAL,
                 "error",
                 w.current_op,
                 f"interpreter internal error while executing '{w.current_op.name if w.current_op else '?'}' "
@@ -410,9 +407,9 @@ def run_kernel(
             w.finished = True
 
     machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
-    stopped = any(f.kind in ("deadlock", "step-limit", "internal") for f in machine.findings)
+    stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)
     if not stopped:
-        machine.check_leaks()
+        lifecycle.check_leaks(machine)
     findings = sorted(machine.findings, key=_finding_order)
     return RunResult(
         arrays,

@@ -9,22 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.interpreter import provenance, shared_memory
 from tmem_dialect.interpreter import tmem as tm
-from tmem_dialect.interpreter.memory import Buffer, Memory, MemoryFault
-from tmem_dialect.interpreter.sync import Aborted, Barrier, Blocked, Scheduler, WarpClock, complete_barrier
+from tmem_dialect.interpreter.lanes import WarpLanes
+from tmem_dialect.interpreter.memory import SHARED, Buffer, Memory, MemoryFault, MemRefValue
+from tmem_dialect.interpreter.sync import (
+    Aborted,
+    Barrier,
+    Blocked,
+    ClusterBarrier,
+    Scheduler,
+    WarpClock,
+    complete_barrier,
+)
 from tmem_dialect.interpreter.values import WARP
-
-if TYPE_CHECKING:
-    from tmem_dialect.interpreter.warp import WarpInterpreter
 
 YIELD_EVERY = 4096
 
@@ -43,27 +50,8 @@ class Options:
 class Finding:
     """A diagnostic and the misuse category it belongs to (for comparing runs)."""
 
-    kind: str
+    kind: FindingKind
     diagnostic: diag.Diagnostic
-
-
-@dataclass
-class SharedShadow:
-    """Happens-before metadata of one shared buffer, per 32-bit word."""
-
-    writer: np.ndarray
-    write_clock: np.ndarray
-    write_op: list[Operation | None]
-    read_clock: np.ndarray  # [warps, words]
-
-    @staticmethod
-    def new(words: int, warps: int) -> SharedShadow:
-        return SharedShadow(
-            np.full(words, -1, dtype=np.int64),
-            np.zeros(words, dtype=np.int64),
-            [None] * words,
-            np.full((warps, words), -1, dtype=np.int64),
-        )
 
 
 @dataclass
@@ -71,10 +59,20 @@ class PairMatch:
     """A cta_group::2 rendezvous: the two warps (one per CTA) that execute the same op together."""
 
     kind: EffectKind
-    first: WarpInterpreter
+    first: WarpLanes
     first_op: Operation
-    second: WarpInterpreter | None = None
+    operands: tuple = ()  # what the first warp passed (column count, address): the peer must agree
+    second: WarpLanes | None = None
     done: bool = False
+
+
+@dataclass(frozen=True)
+class BarrierPassage:
+    """A warp passed a CTA barrier (bar.sync or bar.arrive), and who took part."""
+
+    barrier_id: int
+    participants: frozenset[int]
+    op: Operation
 
 
 @dataclass
@@ -107,11 +105,11 @@ class Machine:
         self.clocks = [WarpClock.new(w, self.warp_count) for w in range(self.warp_count)]
         self.history = tm.History(self.warp_count)
         self.scheduler = Scheduler(self.warp_count, options.schedule)
+        self.shared = shared_memory.SharedShadows(self.warp_count, self.clocks, self.report)
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
-        self.shadows: dict[int, SharedShadow] = {}
-        self.warp_interpreters: list[WarpInterpreter] = []
+        self.warp_interpreters: list[WarpLanes] = []
         self.total_ops = 0
         self.cells_moved = 0
         # symbol -> one buffer per CTA (the same buffer for every CTA unless it is shared memory)
@@ -119,6 +117,16 @@ class Machine:
         self.global_shapes: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         self.tile_maps: dict[tuple[int, int], tuple[Operation, tuple[np.ndarray, ...]]] = {}
         self.cell_sets: dict[tuple, tm.CellSet] = {}
+        self.block_orders: dict[int, dict] = {}
+        # per warp, the CTA barriers it passed; per (CTA, barrier id), this generation's arrivals
+        self.barrier_log: list[list[BarrierPassage]] = [[] for _ in range(self.warp_count)]
+        self._arrivals: dict[tuple[int, int], list[tuple[int, Operation]]] = {}
+        # barrier.cluster over every thread of every CTA; per warp, the phase it arrived for
+        # (until it waits) and how many cluster waits it completed
+        self.cluster = ClusterBarrier(threads * ctas)
+        self.cluster_pending: dict[int, int] = {}
+        self.cluster_waits = [0] * self.warp_count
+        self.cluster_waits_at_pair_alloc: dict[int, int] = {}  # id(region) -> {block: position in region_order}
         self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
 
     def effect_of(self, op: Operation) -> TMEMEffect:
@@ -132,12 +140,10 @@ class Machine:
 
     # ---- module globals ---------------------------------------------------------------------
 
-    def global_buffer(self, w: WarpInterpreter, name: str) -> Buffer:
+    def global_buffer(self, w: WarpLanes, name: str) -> Buffer:
         return self.globals[name][w.cta]
 
-    def global_memref(self, w: WarpInterpreter, name: str):
-        from tmem_dialect.interpreter.warp import MemRefValue
-
+    def global_memref(self, w: WarpLanes, name: str):
         shape, dtype = self.global_shapes[name]
         return MemRefValue(self.globals[name][w.cta], shape, dtype)
 
@@ -145,7 +151,7 @@ class Machine:
 
     def report(
         self,
-        kind: str,
+        kind: FindingKind,
         severity: str,
         op: Operation | None,
         message: str,
@@ -163,16 +169,35 @@ class Machine:
             d.attach_note(text, at)
         self.findings.append(Finding(kind, d))
 
-    def report_problem(self, p: tm.Problem, op: Operation) -> None:
-        self.report(p.kind, p.severity, op, p.message, p.notes, key=(p.kind, id(p.related)))
+    def report_problem(self, p: tm.Problem, op: Operation, consumer: int | None = None) -> None:
+        kind, message, notes = p.kind, p.message, p.notes
+        if p.unordered_warp is not None and consumer is not None:
+            found = self._barrier_excluding(p.unordered_warp, consumer)
+            if found is not None:
+                me, other, passage = found
+                kind = FindingKind.BARRIER_SCOPE
+                message += (f"; warp {me} synchronized through barrier {passage.barrier_id}, which only "
+                            f"{warp_list(sorted(passage.participants))} take part in, not warp {other}")
+                notes = [*notes, (f"barrier {passage.barrier_id} of warp {me}", passage.op)]
+        self.report(kind, p.severity, op, message, notes, key=(kind, id(p.related)))
+
+    def _barrier_excluding(self, a: int, b: int) -> tuple[int, int, BarrierPassage] | None:
+        """(warp, other warp, barrier) when the last barrier one of two warps passed excludes the
+        other: two warps whose accesses nothing ordered, and one of them synchronized through a
+        barrier the other does not take part in (a named barrier of the wrong scope)."""
+        for me, other in ((a, b), (b, a)):
+            log = self.barrier_log[me]
+            if log and other not in log[-1].participants:
+                return me, other, log[-1]
+        return None
 
     # ---- per-warp helpers ---------------------------------------------------------------
 
-    def count_op(self, w: WarpInterpreter) -> None:
+    def count_op(self, w: WarpLanes) -> None:
         self.total_ops += 1
         if self.total_ops > self.options.max_warp_ops:
             self.report(
-                "step-limit",
+                FindingKind.STEP_LIMIT,
                 "error",
                 w.current_op,
                 f"the run stopped after {self.options.max_warp_ops} interpreted warp operations "
@@ -185,13 +210,13 @@ class Machine:
             w.since_yield = 0
             self.scheduler.yield_now(w.warp)
 
-    def check_collective(self, w: WarpInterpreter, op: Operation, what: str) -> None:
+    def check_collective(self, w: WarpLanes, op: Operation, what: str) -> None:
         """A `.sync.aligned` op must be executed by every (non-exited) thread of the warp."""
         if w.is_full:
             return
         missing = np.flatnonzero(w.alive & ~w.mask)
         self.report(
-            "partial-collective",
+            FindingKind.PARTIAL_COLLECTIVE,
             "error",
             op,
             f"{what} is warp-collective (.sync.aligned) but warp {w.warp} executes it with only "
@@ -200,7 +225,7 @@ class Machine:
             key="once per op",
         )
 
-    def uniform(self, w: WarpInterpreter, op: Operation, values: np.ndarray, what: str) -> int:
+    def uniform(self, w: WarpLanes, op: Operation, values: np.ndarray, what: str) -> int:
         """The warp-uniform value of a collective operand (reports lanes that differ)."""
         lane = int(np.argmax(w.mask))
         first = values[lane]
@@ -208,7 +233,7 @@ class Machine:
         if differs.any():
             other = int(np.argmax(differs))
             self.report(
-                "divergent-operand",
+                FindingKind.DIVERGENT_OPERAND,
                 "error",
                 op,
                 f"the {what} of a warp-collective op must be the same in every thread, but in warp "
@@ -220,7 +245,7 @@ class Machine:
 
     # ---- memory (with shared-memory race detection) -------------------------------------
 
-    def load(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, dtype: np.dtype, count: int):
+    def load(self, w: WarpLanes, op: Operation, addresses: np.ndarray, dtype: np.dtype, count: int):
         if not w.mask.any():
             return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
         try:
@@ -228,11 +253,11 @@ class Machine:
         except MemoryFault as e:
             self._fault(w, op, "load", e)
             return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
-        if acc.buffer.space == 3:
-            self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=False)
+        if acc.buffer.space == SHARED:
+            values = self.shared.loaded(w, op, acc.buffer, acc.index, dtype, count, values)
         return values
 
-    def store(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, values: np.ndarray,
+    def store(self, w: WarpLanes, op: Operation, addresses: np.ndarray, values: np.ndarray,
               dtype: np.dtype, count: int) -> None:
         if not w.mask.any():
             return
@@ -241,72 +266,27 @@ class Machine:
         except MemoryFault as e:
             self._fault(w, op, "store", e)
             return
-        if acc.buffer.space == 3:
-            self._shared_access(w, op, acc.buffer, acc.index, dtype, count, write=True)
+        if acc.buffer.space == SHARED:
+            self.shared.stored(w, op, acc.buffer, acc.index, dtype, count, values)
 
-    def _fault(self, w: WarpInterpreter, op: Operation, what: str, e: MemoryFault) -> None:
-        self.report("memory-fault", "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
-
-    def _shared_access(self, w, op, buf: Buffer, index: np.ndarray, dtype: np.dtype, count: int,
-                       write: bool) -> None:
-        shadow = self.shadows.get(id(buf))
-        if shadow is None:
-            shadow = SharedShadow.new((buf.nbytes + 3) // 4, self.warp_count)
-            self.shadows[id(buf)] = shadow
-        first = index[w.mask] * dtype.itemsize
-        size = dtype.itemsize * max(count, 1)
-        words = np.unique(np.concatenate([np.arange(b // 4, (b + size + 3) // 4) for b in np.unique(first)]))
-        clock = self.clocks[w.warp]
-        writers = shadow.writer[words]
-        racy = (writers >= 0) & (writers != w.warp)
-        if racy.any():
-            wc = shadow.write_clock[words]
-            unordered = racy & (wc > clock.vc[np.maximum(writers, 0)])
-            if unordered.any():
-                i = int(np.argmax(unordered))
-                p = int(writers[i])
-                wop = shadow.write_op[int(words[i])]
-                self.report(
-                    "shared-race",
-                    "error",
-                    op,
-                    f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(words[i]) * 4}) "
-                    f"which warp {p} wrote, with no barrier ordering the two",
-                    [(f"warp {p} wrote it here", wop)],
-                    key=(id(wop), w.warp),
-                )
-        if write:
-            reads = shadow.read_clock[:, words]
-            others = np.arange(self.warp_count) != w.warp
-            late = (reads > clock.vc[:, None]) & others[:, None]
-            if late.any():
-                p, i = (int(x) for x in np.argwhere(late)[0])
-                self.report(
-                    "shared-race",
-                    "error",
-                    op,
-                    f"warp {w.warp} writes {buf.name} (byte {int(words[i]) * 4}) which warp {p} reads, "
-                    "with no barrier ordering the two",
-                    key=("read", p, w.warp),
-                )
-            shadow.writer[words] = w.warp
-            shadow.write_clock[words] = clock.now
-            for word in words:
-                shadow.write_op[int(word)] = op
-        else:
-            shadow.read_clock[w.warp, words] = clock.now
+    def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
+        self.report(FindingKind.MEMORY_FAULT, "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
 
     # ---- TMEM data movement ---------------------------------------------------------------
 
     def tmem_access(
         self,
-        w: WarpInterpreter,
+        w: WarpLanes,
         op: Operation,
         kind: EffectKind,
         access: tm.CellSet,
         cells: Callable[[], tuple[np.ndarray, np.ndarray]],
+        derived_from: tm.Allocation | None = None,
     ) -> tuple[np.ndarray, np.ndarray | None]:
         """Check and record one warp's access of the cells of `access`.
+
+        `derived_from` is the allocation the access's address derives from (provenance), when
+        known: the access is then judged against that allocation, not just any live one.
 
         Returns the flat indices of the cells inside TMEM and the mask selecting them from
         `access` (None: all of them are inside).
@@ -318,7 +298,7 @@ class Machine:
             valid = (lanes >= 0) & (lanes < tm.LANES) & (cols >= 0) & (cols < tm.COLUMNS)
             i = int(np.argmax(~valid))
             self.report(
-                "out-of-tmem",
+                FindingKind.OUT_OF_BOUNDS,
                 "error",
                 op,
                 f"{op.name} of warp {w.warp} (thread {w.thread_id(int(access.threads[i]))}) addresses "
@@ -336,7 +316,7 @@ class Machine:
             outside = (lanes < quarter.start) | (lanes >= quarter.stop)
             i = int(np.argmax(outside))
             self.report(
-                "lane-quarter",
+                FindingKind.LANE_QUARTER,
                 "error",
                 op,
                 f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
@@ -344,20 +324,31 @@ class Machine:
                 f"{quarter.start}..{quarter.stop - 1} (warp w may access lanes 32*(w%4)..32*(w%4)+31)",
                 key=w.warp,
             )
-        owner = cta.tmem.allocator.owner
-        if (owner[access.col_range[0] : access.col_range[1] + 1] < 0).any():
-            unallocated = owner[cols] < 0
+        allocator = cta.tmem.allocator
+        c0, c1 = access.col_range
+        if derived_from is not None:
+            inside = derived_from.live and derived_from.base <= c0 and c1 < derived_from.base + derived_from.ncols
+            found = None if inside or not access.size else provenance.check(allocator, derived_from, cols)
+            if found is not None:
+                finding, what, notes = found
+                self.report(finding, "error", op, f"{op.name} of warp {w.warp} accesses TMEM {what}", notes,
+                            key=w.warp)
+        elif (allocator.owner[c0 : c1 + 1] < 0).any():
+            unallocated = allocator.owner[cols] < 0
             if unallocated.any():
                 i = int(np.argmax(unallocated))
                 column = int(cols[i])
-                freed = cta.tmem.allocator.last_freed_column(column)
-                notes = [("it was freed here", freed.dealloc_op)] if freed is not None else []
+                freed = allocator.last_freed_column(column)
+                if freed is not None:
+                    finding, notes, what = FindingKind.USE_AFTER_FREE, [("it was freed here", freed.dealloc_op)], "freed"
+                else:
+                    finding, notes, what = FindingKind.UNALLOCATED, [], "not allocated"
                 self.report(
-                    "unallocated",
+                    finding,
                     "error",
                     op,
                     f"{op.name} of warp {w.warp} (thread {w.thread_id(int(threads[i]))}) accesses "
-                    f"{tm.cell_text(int(flat[i]))}, which is not allocated",
+                    f"{tm.cell_text(int(flat[i]))}, which is {what}",
                     notes,
                     key=w.warp,
                 )
@@ -369,245 +360,19 @@ class Machine:
         clock = self.clocks[w.warp]
         for p in tm.conflicts(cta.tmem, self.history, access, kind, w.warp, op, clock, thread_of,
                               self.options.ptx_version, self._seen):
-            self.report_problem(p, op)
+            self.report_problem(p, op, w.warp)
         rec = self.history.new(w.warp, kind, op, clock, cells, w.thread_id(0))
         tm.record(cta.tmem, rec, access)
         self.cells_moved += flat.size
         return flat, valid
 
-    # ---- allocation lifecycle ---------------------------------------------------------------
-
-    def check_cta_group(self, w: WarpInterpreter, op: Operation, group: int) -> int:
-        if group == 2 and len(self.ctas) < 2:
-            self.report(
-                "cta-pair-required",
-                "error",
-                op,
-                "cta_group::2 needs a CTA pair: run the kernel with cta_pair=True (tmem-run --cta-pair)",
-            )
-            return 1
-        return group
-
-    def alloc(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
-        self.check_collective(w, op, op.name)
-        ncols = self._ncols(w, op, effect)
-        group = self.check_cta_group(w, op, effect.cta_group or 1)
-        if ncols is None:
-            return
-        if group == 2:
-            match = self._rendezvous(w, op, EffectKind.ALLOC)
-            if match.second is w:
-                peer = match.first
-                base = self._wait_for_room(w, op, ncols, [self.ctas[0], self.ctas[1]])
-                self._take(peer, match.first_op, ncols, base, 2)
-                self._take(w, op, ncols, base, 2)
-                match.done = True
-            return
-        base = self._wait_for_room(w, op, ncols, [self.ctas[w.cta]])
-        self._take(w, op, ncols, base, 1)
-
-    def _take(self, w: WarpInterpreter, op: Operation, ncols: int, base: int, group: int) -> None:
-        cta = self.ctas[w.cta]
-        alloc = cta.tmem.allocator
-        if alloc.relinquished is not None:
-            self.report(
-                "alloc-after-relinquish",
-                "error",
-                op,
-                f"warp {w.warp} allocates TMEM after this CTA gave up its allocation permit",
-                [("tcgen05.relinquish_alloc_permit was executed here", alloc.relinquished)],
-            )
-        if alloc.last_ncols is not None and ncols > alloc.last_ncols:
-            self.report(
-                "alloc-size-increase",
-                "error",
-                op,
-                f"warp {w.warp} allocates {ncols} TMEM columns after an allocation of "
-                f"{alloc.last_ncols}: allocation sizes must not increase within a CTA",
-                [(f"the earlier allocation of {alloc.last_ncols} columns", alloc.last_alloc.op if alloc.last_alloc else None)],
-            )
-        clock = self.clocks[w.warp]
-        # Judged before the allocator's ordering edge below: that edge exists only because this
-        # schedule ran the other warp's dealloc first; the program itself does not order them.
-        previous = alloc.last_alloc
-        if previous is not None and previous.warp != w.warp and not clock.knows(previous.warp, previous.clock):
-            self.report(
-                "concurrent-alloc",
-                "error",
-                op,
-                f"warp {w.warp} allocates TMEM while warp {previous.warp}'s allocation is not ordered "
-                "before it by a barrier: one warp of a CTA allocates, never two concurrently",
-                [(f"the allocation of warp {previous.warp}", previous.op)],
-            )
-        for freed in alloc.freed_clocks(base, ncols):
-            # The allocator hands out freed columns only after the dealloc: an ordering edge.
-            clock.acquire(freed)
-            np.maximum(clock.fenced, freed, out=clock.fenced)
-        taken = alloc.take(base, ncols, w.warp, op, group)
-        taken.clock = clock.now
-        slot = w.env[self._slot_value(op)]
-        address = isa.make_taddr(0, base)
-        self._write_slot(w, op, slot, address)
-
-    def _slot_value(self, op: Operation):
-        effect = self.effect_of(op)
-        assert effect.address is not None
-        return effect.address
-
-    def _write_slot(self, w: WarpInterpreter, op: Operation, slot, address: int) -> None:
-        from tmem_dialect.interpreter.warp import MemRefValue
-
-        value = np.full(WARP, address, dtype=np.uint32).view(np.int32)
-        if isinstance(slot, MemRefValue):
-            addresses = np.full(WARP, slot.buffer.base, dtype=np.int64)
-        else:
-            addresses = np.full(WARP, self.uniform(w, op, slot, "address slot"), dtype=np.int64)
-        # Only one thread's write is needed; the collective writes the same value from all.
-        self.store(w, op, addresses, value, np.dtype(np.int32), 0)
-
-    def _wait_for_room(self, w: WarpInterpreter, op: Operation, ncols: int, ctas: list[CTA]) -> int:
-        def room() -> int | None:
-            lo = 0
-            while lo + ncols <= tm.COLUMNS:
-                if all((c.tmem.allocator.owner[lo : lo + ncols] < 0).all() for c in ctas):
-                    return lo
-                lo += ncols
-            return None
-
-        base = room()
-        while base is None:
-            free = min(int((c.tmem.allocator.owner < 0).sum()) for c in ctas)
-            scattered = ", not in one aligned range" if free >= ncols else ""
-            self.scheduler.block(
-                w.warp,
-                f"tcgen05.alloc of warp {w.warp} waits for {ncols} free TMEM columns "
-                f"({free} are free{scattered}) and no other warp frees any",
-                lambda: room() is not None,
-                op,
-            )
-            base = room()
-        return base
-
-    def _ncols(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> int | None:
-        if effect.ncols is not None:
-            n = effect.ncols  # static, or an NVVM operand from a constant (upstream does not check it)
-        else:
-            assert effect.ncols_value is not None
-            n = self.uniform(w, op, w.env[effect.ncols_value], "column count")
-        if err := isa.ncols_error(n):
-            self.report("bad-ncols", "error", op, f"warp {w.warp}: {err}", key=w.warp)
-            return None
-        return n
-
-    def _rendezvous(self, w: WarpInterpreter, op: Operation, kind: EffectKind) -> PairMatch:
-        """cta_group::2: the first warp of the pair blocks until the peer CTA's warp arrives."""
-        peer_cta = 1 - w.cta
-        waiting = self._pair_waiting.get((kind, peer_cta))
-        if waiting is not None:
-            del self._pair_waiting[(kind, peer_cta)]
-            waiting.second = w
-            a, b = self.clocks[waiting.first.warp], self.clocks[w.warp]
-            joined = np.maximum(a.vc, b.vc)
-            a.acquire(joined)
-            b.acquire(joined)
-            a.tick()
-            b.tick()
-            return waiting
-        match = PairMatch(kind, w, op)
-        self._pair_waiting[(kind, w.cta)] = match
-        self.scheduler.block(
-            w.warp,
-            f"{op.name} (cta_group::2) of warp {w.warp} waits for a warp of the peer CTA "
-            f"{peer_cta} to execute it too",
-            lambda: match.done,
-            op,
-        )
-        return match
-
-    def dealloc(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
-        self.check_collective(w, op, op.name)
-        ncols = self._ncols(w, op, effect)
-        group = self.check_cta_group(w, op, effect.cta_group or 1)
-        assert effect.address is not None
-        taddr = self.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
-        if ncols is None:
-            return
-        if group == 2:
-            match = self._rendezvous(w, op, EffectKind.DEALLOC)
-            if match.second is w:
-                match.done = True
-        self._free(w, op, taddr, ncols)
-
-    def _free(self, w: WarpInterpreter, op: Operation, taddr: int, ncols: int) -> None:
-        cta = self.ctas[w.cta]
-        alloc = cta.tmem.allocator
-        lane, column = isa.taddr_lane(taddr), isa.taddr_column(taddr)
-        if lane != 0:
-            self.report(
-                "bad-dealloc",
-                "error",
-                op,
-                f"warp {w.warp} deallocates address lane {lane}, column {column}: tcgen05.dealloc "
-                "takes the allocation's base address (lane 0)",
-            )
-        a = alloc.live_at(column)
-        if a is None:
-            freed = alloc.freed_at(column)
-            if freed is not None:
-                self.report(
-                    "double-dealloc",
-                    "error",
-                    op,
-                    f"warp {w.warp} deallocates TMEM column {column} again: the allocation of "
-                    f"{freed.ncols} columns there was already freed",
-                    [("it was freed here", freed.dealloc_op), ("it was allocated here", freed.op)],
-                )
-            else:
-                self.report(
-                    "bad-dealloc",
-                    "error",
-                    op,
-                    f"warp {w.warp} deallocates TMEM column {column}, where no allocation starts",
-                )
-            return
-        if a.ncols != ncols:
-            self.report(
-                "wrong-size-dealloc",
-                "error",
-                op,
-                f"warp {w.warp} deallocates {ncols} columns at TMEM column {column} but the "
-                f"allocation there has {a.ncols}",
-                [(f"the allocation of {a.ncols} columns", a.op)],
-            )
-        freed = tm.CellSet.rectangle(range(tm.LANES), range(a.base, a.base + a.ncols))
-        clock = self.clocks[w.warp]
-        for p in tm.conflicts(cta.tmem, self.history, freed, EffectKind.DEALLOC, w.warp, op, clock,
-                              lambda f: None, self.options.ptx_version, self._seen):
-            self.report_problem(p, op)
-        rec = self.history.new(w.warp, EffectKind.DEALLOC, op, clock,
-                               lambda: (freed.flat, freed.threads), w.thread_id(0), synchronous=True)
-        tm.record(cta.tmem, rec, freed)
-        alloc.free(a, op, clock.vc)
-        clock.tick()
-
-    def relinquish(self, w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> None:
-        self.check_collective(w, op, op.name)
-        group = self.check_cta_group(w, op, effect.cta_group or 1)
-        if group == 2:
-            match = self._rendezvous(w, op, EffectKind.RELINQUISH)
-            if match.second is w:
-                match.done = True
-        alloc = self.ctas[w.cta].tmem.allocator
-        if alloc.relinquished is None:
-            alloc.relinquished = op
-
-    def wait(self, w: WarpInterpreter, op: Operation, kind: EffectKind) -> None:
+    def wait(self, w: WarpLanes, op: Operation, kind: EffectKind) -> None:
         self.check_collective(w, op, op.name)
         self.history.complete(w.warp, kind, self.clocks[w.warp])
         if kind is EffectKind.WAIT_LD:
             w.pending_registers.clear()
 
-    def fence(self, w: WarpInterpreter, kind: EffectKind) -> None:
+    def fence(self, w: WarpLanes, kind: EffectKind) -> None:
         clock = self.clocks[w.warp]
         if kind is EffectKind.FENCE_BEFORE:
             clock.fence_before()
@@ -616,8 +381,10 @@ class Machine:
 
     # ---- barriers ---------------------------------------------------------------------------
 
-    def barrier(self, w: WarpInterpreter, op: Operation, barrier_id: int, count: int | None,
-                aligned: bool) -> None:
+    def barrier(self, w: WarpLanes, op: Operation, barrier_id: int, count: int | None,
+                aligned: bool, wait: bool = True) -> None:
+        """bar.sync (`wait`) or bar.arrive at CTA barrier `barrier_id` expecting `count` threads
+        (None: all threads of the CTA). Only the participating warps are ordered."""
         if aligned:
             self.check_collective(w, op, f"{op.name} (bar.sync, aligned)")
         cta = self.ctas[w.cta]
@@ -627,7 +394,7 @@ class Machine:
             b = cta.barriers[barrier_id] = Barrier(expected)
         if b.arrived_threads and b.expected != expected:
             self.report(
-                "barrier-count",
+                FindingKind.BARRIER_COUNT,
                 "error",
                 op,
                 f"warp {w.warp} arrives at barrier {barrier_id} expecting {expected} threads while "
@@ -635,10 +402,21 @@ class Machine:
             )
         b.expected = expected
         b.arrived_threads += int(w.mask.sum())
-        b.warps.append(w.warp)
-        b.ops.append(op)
+        arrivals = self._arrivals.setdefault((w.cta, barrier_id), [])
+        arrivals.append((w.warp, op))
+        if wait:
+            b.warps.append(w.warp)
+            b.ops.append(op)
+        else:
+            b.arrive(self.clocks[w.warp])
         if b.arrived_threads >= b.expected:
+            participants = frozenset(warp for warp, _ in arrivals)
+            for warp, at in arrivals:
+                self.barrier_log[warp].append(BarrierPassage(barrier_id, participants, at))
+            arrivals.clear()
             complete_barrier(b, self.clocks)
+            return
+        if not wait:
             return
         generation = b.generation
         self.scheduler.block(
@@ -647,6 +425,38 @@ class Machine:
             lambda: b.generation != generation,
             op,
         )
+
+    def cluster_arrive(self, w: WarpLanes, op: Operation, relaxed: bool, aligned: bool) -> None:
+        if aligned:
+            self.check_collective(w, op, f"{op.name} (aligned)")
+        if w.warp in self.cluster_pending:
+            self.report(FindingKind.BARRIER_COUNT, "error", op,
+                        f"warp {w.warp} arrives at the cluster barrier again before waiting for its "
+                        "previous arrival (barrier.cluster.wait)", key=w.warp)
+        self.cluster_pending[w.warp] = self.cluster.arrive(self.clocks[w.warp], int(w.mask.sum()), relaxed)
+
+    def cluster_wait(self, w: WarpLanes, op: Operation, aligned: bool) -> None:
+        if aligned:
+            self.check_collective(w, op, f"{op.name} (aligned)")
+        phase = self.cluster_pending.pop(w.warp, None)
+        if phase is None:
+            self.report(FindingKind.BARRIER_COUNT, "error", op,
+                        f"warp {w.warp} waits at the cluster barrier without having arrived "
+                        "(barrier.cluster.arrive)", key=w.warp)
+            return
+        cluster = self.cluster
+        if phase not in cluster.joined:
+            self.scheduler.block(
+                w.warp,
+                f"warp {w.warp} waits at the cluster barrier ({cluster.arrived_threads} of "
+                f"{cluster.expected} threads of the cluster arrived)",
+                lambda: phase in cluster.joined,
+                op,
+            )
+        vc, fenced = cluster.joined[phase]
+        self.clocks[w.warp].acquire(vc, fenced)
+        self.clocks[w.warp].tick()
+        self.cluster_waits[w.warp] += 1
 
     def deadlock(self, stuck: list[tuple[int, Blocked]]) -> None:
         """No warp can make progress: one error per op where warps wait forever, naming them."""
@@ -659,34 +469,24 @@ class Machine:
             first, blocked = group[0]
             detail = blocked.reason
             if len(warps) > 1:
-                detail += f" (so {'does' if len(warps) == 2 else 'do'} {_warps(warps[1:])})"
+                detail += f" (so {'does' if len(warps) == 2 else 'do'} {warp_list(warps[1:])})"
             cta = self.ctas[self.warp_interpreters[first].cta]
             for b in cta.barriers.values():
                 if first in b.warps:
                     detail += f"; {b.arrived_threads} of {b.expected} threads arrived"
             if exited:
-                detail += f"; {_warps(exited)} {'has' if len(exited) == 1 else 'have'} exited"
+                detail += f"; {warp_list(exited)} {'has' if len(exited) == 1 else 'have'} exited"
             others = sorted(w for w, _ in stuck if w not in warps)
             if others:
-                detail += f"; {_warps(others)} {'is' if len(others) == 1 else 'are'} blocked elsewhere"
+                detail += f"; {warp_list(others)} {'is' if len(others) == 1 else 'are'} blocked elsewhere"
             op = blocked.op if isinstance(blocked.op, Operation) else None
-            self.report("deadlock", "error", op, f"deadlock: {detail}", key=first)
-
-    def check_leaks(self) -> None:
-        for cta in self.ctas:
-            for a in cta.tmem.allocator.allocations:
-                if a.live:
-                    where = f" of CTA {cta.index}" if len(self.ctas) > 1 else ""
-                    self.report(
-                        "leak",
-                        "error",
-                        a.op,
-                        f"TMEM leak: the {a.ncols} columns that warp {a.warp} allocated here at "
-                        f"column {a.base}{where} are never deallocated before the kernel exits",
-                        key=cta.index,
-                    )
+            notes = []
+            if blocked.kind is FindingKind.OUT_OF_TMEM:
+                # An alloc that waits forever for columns: the live allocations exceed the budget.
+                notes = [(f"{a.ncols} columns allocated here by warp {a.warp} are still live", a.op)
+                         for a in cta.tmem.allocator.allocations if a.live]
+            self.report(blocked.kind, "error", op, f"deadlock: {detail}", notes, key=first)
 
 
-
-def _warps(warps: list[int]) -> str:
+def warp_list(warps: list[int]) -> str:
     return ("warp " if len(warps) == 1 else "warps ") + ", ".join(map(str, warps))

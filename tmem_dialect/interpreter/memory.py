@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tmem_dialect.conventions import GLOBAL_ADDRESS_SPACE, SHARED_ADDRESS_SPACE
 from tmem_dialect.interpreter.values import WARP
 
 SHARED_BASE = 0x0001_0000
 SHARED_LIMIT = 0x8000_0000
 GLOBAL_BASE = 0x1_0000_0000
 GLOBAL_STRIDE = 0x1_0000_0000
-SHARED = 3
-GLOBAL = 1
+SHARED, GLOBAL = SHARED_ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE
 
 
 class MemoryFault(Exception):
@@ -52,6 +52,23 @@ class Buffer:
             view = self.raw[:usable].view(dtype)
             self._typed[dtype] = view
         return view
+
+
+@dataclass(frozen=True)
+class MemRefValue:
+    """A memref value: a buffer viewed with a static shape (row-major), uniform across the warp."""
+
+    buffer: Buffer
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        out, step = [], 1
+        for d in reversed(self.shape):
+            out.append(step)
+            step *= d
+        return tuple(reversed(out))
 
 
 class AddressSpace:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tmem_dialect.findings import FindingKind
+
 
 @dataclass
 class WarpClock:
@@ -71,22 +73,67 @@ class Barrier:
 
     expected: int
     arrived_threads: int = 0
-    warps: list[int] = field(default_factory=list)
+    warps: list[int] = field(default_factory=list)  # the warps that wait (bar.sync)
     ops: list[object] = field(default_factory=list)
     generation: int = 0
+    # bar.arrive: the warps that only arrive, and what they released (vector clock, fenced)
+    arrivers: list[int] = field(default_factory=list)
+    released: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+
+    def arrive(self, clock: WarpClock) -> None:
+        """A bar.arrive: release this warp's clock to the waiters and go on."""
+        self.arrivers.append(clock.me)
+        self.released.append((clock.vc.copy(), clock.fenced.copy()))
+        clock.tick()
 
 
 def complete_barrier(barrier: Barrier, clocks: list[WarpClock]) -> None:
-    """All expected threads arrived: join their clocks and open the next generation."""
-    joined = np.max([clocks[w].vc for w in barrier.warps], axis=0)
-    fenced = np.max([clocks[w].fenced for w in barrier.warps], axis=0)
+    """All expected threads arrived: the waiters learn everything every participant did before
+    arriving (arrivers learn nothing: they did not wait); open the next generation."""
+    vcs = [clocks[w].vc for w in barrier.warps] + [vc for vc, _ in barrier.released]
+    fences = [clocks[w].fenced for w in barrier.warps] + [f for _, f in barrier.released]
+    joined = np.max(vcs, axis=0)
+    fenced = np.max(fences, axis=0)
     for w in barrier.warps:
         clocks[w].acquire(joined, fenced)
         clocks[w].tick()
     barrier.arrived_threads = 0
     barrier.warps = []
     barrier.ops = []
+    barrier.arrivers = []
+    barrier.released = []
     barrier.generation += 1
+
+
+@dataclass
+class ClusterBarrier:
+    """barrier.cluster: every thread of every CTA of the cluster arrives, then waits.
+
+    An arrive (unless .relaxed) releases the warp's clock; a wait acquires the join of what
+    the arrivals of its phase released."""
+
+    expected: int
+    arrived_threads: int = 0
+    generation: int = 0
+    released: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    joined: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # by generation
+
+    def arrive(self, clock: WarpClock, threads: int, relaxed: bool) -> int:
+        """Arrive with `threads` threads; returns the phase the warp must wait for."""
+        phase = self.generation
+        if not relaxed:
+            self.released.append((clock.vc.copy(), clock.fenced.copy()))
+        clock.tick()
+        self.arrived_threads += threads
+        if self.arrived_threads >= self.expected:
+            zero = np.zeros_like(clock.vc)
+            vcs = [vc for vc, _ in self.released] or [zero]
+            fences = [f for _, f in self.released] or [zero]
+            self.joined[phase] = (np.max(vcs, axis=0), np.max(fences, axis=0))
+            self.arrived_threads = 0
+            self.released = []
+            self.generation += 1
+        return phase
 
 
 class Aborted(Exception):
@@ -98,6 +145,7 @@ class Blocked:
     reason: str
     ready: Callable[[], bool]
     op: object
+    kind: FindingKind = FindingKind.DEADLOCK  # what it is if the wait never ends
 
 
 class Scheduler:
@@ -126,10 +174,11 @@ class Scheduler:
 
     # ---- called from warp threads ----------------------------------------------------------
 
-    def block(self, warp: int, reason: str, ready: Callable[[], bool], op: object) -> None:
+    def block(self, warp: int, reason: str, ready: Callable[[], bool], op: object,
+              kind: FindingKind = FindingKind.DEADLOCK) -> None:
         """Suspend warp `warp` until `ready()` holds and the scheduler resumes it."""
         with self._cv:
-            self._blocked[warp] = Blocked(reason, ready, op)
+            self._blocked[warp] = Blocked(reason, ready, op, kind)
             self._running = None
             self._cv.notify_all()
             self._cv.wait_for(lambda: self._running == warp)

@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from tmem_dialect import isa
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import memory_model as mm
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.interpreter.sync import WarpClock
@@ -169,11 +170,12 @@ class Allocation:
 class Problem:
     """A finding before it becomes a diagnostic: kind, severity, message, related ops."""
 
-    kind: str
+    kind: FindingKind
     severity: str
     message: str
     notes: list[tuple[str, Operation | None]] = field(default_factory=list)
     related: Operation | None = None
+    unordered_warp: int | None = None  # the other warp, when nothing ordered its access
 
 
 class Allocator:
@@ -361,11 +363,8 @@ def check_pair(
         req = mm.same_thread_requirement(a.kind, b_kind, ptx_version)
         if req is None:
             return None
-        kind = {1: "anti-dependency", 2: "store-completion", 4: "dealloc-outstanding"}.get(
-            req.rule.number, req.rule.name
-        )
         return Problem(
-            kind,
+            FindingKind.of_rule(req.rule),
             "error",
             f"{b_text} while the {a.op.name} of the same warp on it is still outstanding: "
             f"{req.rule.cite()} needs tcgen05.{req.wait.value} in between",
@@ -373,52 +372,56 @@ def check_pair(
             a.op,
         )
     a_text = f"the {a.op.name} of {_who(a.warp, a.thread_at(flat))}"
-    dealloc = b_kind is EffectKind.DEALLOC
-    rule = mm.DEALLOC_COMPLETION if dealloc else mm.HANDOFF
+    if a.kind is EffectKind.DEALLOC:
+        if a.completion is not None and clock.knows(a.warp, a.completion):
+            return None  # ordered after the dealloc: the access itself finds the columns free
+        return Problem(
+            FindingKind.USE_AFTER_FREE,
+            "error",
+            f"{b_text}, which {a_text} freed, and nothing orders the two",
+            [(f"warp {a.warp} freed it here", a.op)],
+            a.op,
+        )
+    req = mm.cross_thread_requirement(a.kind, b_kind)
+    if req is None:
+        return None
     if a.completion is not None and clock.knows(a.warp, a.completion):
         # Completed and handed over. The fence::before_thread_sync that makes this the canonical
         # handoff must follow the access (it orders the async op before the barrier).
-        if a.kind is EffectKind.DEALLOC or clock.knows_fenced(a.warp, a.issue):
+        if clock.knows_fenced(a.warp, a.issue):
             return None
         if pending_fenced[a.warp] >= a.issue:
             missing = f"warp {b_warp} has no tcgen05.fence::after_thread_sync after the barrier"
         else:
             missing = f"warp {a.warp} has no tcgen05.fence::before_thread_sync before the barrier"
         return Problem(
-            "missing-fence",
+            FindingKind.MISSING_FENCE,
             "warning",
             f"{b_text}, which {a_text} used; a barrier orders the two but {missing} "
             f"(the canonical handoff of {mm.HANDOFF.cite()} fences both sides)",
             [(f"{a.op.name} of warp {a.warp} accessed it here", a.op)],
             a.op,
         )
-    if a.kind is EffectKind.DEALLOC:
-        return Problem(
-            "unordered-access",
-            "error",
-            f"{b_text}, which {a_text} freed, and nothing orders the two",
-            [(f"warp {a.warp} freed it here", a.op)],
-            a.op,
-        )
-    req = mm.handoff_requirement(a.kind)
-    wait = f"tcgen05.{req.wait.value}" if req is not None else "completion"
+    kind = FindingKind.of_rule(req.rule)
+    wait = f"tcgen05.{req.wait.value}" if req.wait is not None else "completion"
     if clock.knows(a.warp, a.issue):
         return Problem(
-            "dealloc-outstanding" if dealloc else "handoff-outstanding",
+            kind,
             "error",
             f"{b_text} while {a_text} on it is still outstanding: warp {a.warp} synchronized with "
-            f"warp {b_warp} before completing it; {rule.cite()} needs {wait} before the barrier",
+            f"warp {b_warp} before completing it; {req.rule.cite()} needs {wait} before the barrier",
             [(f"the outstanding {a.op.name} of warp {a.warp}", a.op)],
             a.op,
         )
     return Problem(
-        "unordered-dealloc" if dealloc else "unordered-access",
+        kind,
         "error",
         f"{b_text}, which {a_text} also accesses, with no barrier ordering the two: "
-        f"{rule.cite()} needs {wait}, tcgen05.fence::before_thread_sync, a barrier and "
+        f"{req.rule.cite()} needs {wait}, tcgen05.fence::before_thread_sync, a barrier and "
         "tcgen05.fence::after_thread_sync between them",
         [(f"the {a.op.name} of warp {a.warp}", a.op)],
         a.op,
+        a.warp,
     )
 
 
@@ -432,7 +435,7 @@ def conflicts(
     clock: WarpClock,
     thread_of: Callable[[int], int | None],
     ptx_version: tuple[int, int],
-    seen: set[tuple[str, int, int]],
+    seen: set[tuple],
 ) -> list[Problem]:
     """Problems of a new access of `kind` by `warp` on the cells of `access`, against the history.
 

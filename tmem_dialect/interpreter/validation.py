@@ -129,8 +129,13 @@ def validate(
             )
     if errors == "same" and before.kinds() != after.kinds():
         differences.append(
-            f"findings differ after {pipeline}: before {sorted(before.kinds())}, after {sorted(after.kinds())}"
+            f"findings differ after {pipeline}: before {_spelled(before.kinds())}, "
+            f"after {_spelled(after.kinds())}"
         )
     if errors == "fixed" and after.errors:
         differences.append(f"the kernel still has errors after {pipeline}:\n{after.render()}")
     return Validation(before, after, transformed, differences)
+
+
+def _spelled(kinds) -> list[str]:
+    return sorted(k.value for k in kinds)

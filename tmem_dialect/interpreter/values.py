@@ -8,6 +8,7 @@ so constants can be shared read-only arrays.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,8 +27,16 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from tmem_dialect import isa
+from tmem_dialect.integers import truth, wrap
 
 WARP = isa.WARP_SIZE
+
+
+@dataclass(frozen=True)
+class TMEMBufferValue:
+    """A tcgen05.decl_buffer value: the per-lane base TMEM address of a laid-out tile."""
+
+    taddr: np.ndarray
 
 _INT_DTYPES = {1: np.dtype(np.bool_), 8: np.dtype(np.int8), 16: np.dtype(np.int16),
                32: np.dtype(np.int32), 64: np.dtype(np.int64)}
@@ -107,9 +116,8 @@ def constant(attr: Attribute, t: Attribute) -> np.ndarray:
         value = attr.value.data
         dtype = element_dtype(t)
         if dtype == np.bool_:
-            return splat(bool(value & 1), t)
-        bits = dtype.itemsize * 8
-        return splat(np.array(value & ((1 << bits) - 1), dtype=_UNSIGNED[dtype]).view(dtype), t)
+            return splat(truth(value), t)
+        return splat(np.array(wrap(value, dtype.itemsize * 8), dtype=_UNSIGNED[dtype]).view(dtype), t)
     if isinstance(attr, FloatAttr):
         return splat(attr.value.data, t)
     if isinstance(attr, DenseIntOrFPElementsAttr):
@@ -117,9 +125,8 @@ def constant(attr: Attribute, t: Attribute) -> np.ndarray:
         shape = lane_shape(t)
         dtype = element_dtype(t)
         if dtype.kind in "iub":
-            bits = dtype.itemsize * 8
-            mask = (1 << bits) - 1 if dtype != np.bool_ else 1
-            raw = np.array([int(v) & mask for v in values], dtype=_UNSIGNED[dtype]).view(dtype)
+            bits = dtype.itemsize * 8 if dtype != np.bool_ else 1
+            raw = np.array([wrap(int(v), bits) for v in values], dtype=_UNSIGNED[dtype]).view(dtype)
         else:
             raw = np.array(values, dtype=dtype)
         if raw.size == 1 and shape:
@@ -136,7 +143,9 @@ def lane_mask(mask: np.ndarray, value: np.ndarray) -> np.ndarray:
 def merge(mask: np.ndarray, new: Any, old: Any) -> Any:
     """Lanes in `mask` take `new`, the others keep `old` (non-array values: `new`)."""
     if isinstance(new, np.ndarray) and isinstance(old, np.ndarray) and new.shape == old.shape:
-        return np.where(lane_mask(mask, new), new, old)
+        out = np.where(lane_mask(mask, new), new, old)
+        common = merged_origin(new, old)
+        return derived(out, common) if common is not None else out
     return new
 
 
@@ -144,3 +153,52 @@ def is_uniform(values: np.ndarray, mask: np.ndarray) -> bool:
     """All active lanes hold the same value."""
     active = values[mask]
     return active.size == 0 or bool((active == active[0]).all())
+
+
+# Ufuncs whose result is still an address of the same allocation when exactly one operand is
+# (and, for subtract, when it is the first): base + offset, base - offset, base | lane << 16.
+_KEEPS = {np.add, np.bitwise_or, np.bitwise_and, np.bitwise_xor}
+
+
+class DerivedAddress(np.ndarray):
+    """Per-lane integer values derived from the base address of one TMEM allocation
+    (interpreter.provenance: the allocation is opaque here)."""
+
+    allocation: Any
+
+    def __array_finalize__(self, obj: Any) -> None:
+        # views, reshapes and astype keep the origin
+        self.allocation = getattr(obj, "allocation", None)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        origins = [getattr(x, "allocation", None) for x in inputs]
+        plain = [x.view(np.ndarray) if isinstance(x, DerivedAddress) else x for x in inputs]
+        if "out" in kwargs:
+            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, DerivedAddress) else o
+                                  for o in kwargs["out"])
+        result = getattr(ufunc, method)(*plain, **kwargs)
+        tagged = [o for o in origins if o is not None]
+        if method != "__call__" or len(tagged) != 1 or not isinstance(result, np.ndarray):
+            return result
+        keeps = ufunc in _KEEPS or (ufunc is np.subtract and origins[0] is not None)
+        return derived(result, tagged[0]) if keeps and result.dtype.kind in "iu" else result
+
+
+def derived(values: np.ndarray, allocation: Any) -> np.ndarray:
+    """`values` tagged as deriving from `allocation` (None: untagged, a plain array)."""
+    if allocation is None:
+        return values.view(np.ndarray) if isinstance(values, DerivedAddress) else values
+    out = np.asarray(values).view(DerivedAddress)
+    out.allocation = allocation
+    return out
+
+
+def origin(value: Any) -> Any:
+    """The allocation a value derives from, if it is known."""
+    return getattr(value, "allocation", None)
+
+
+def merged_origin(new: Any, old: Any) -> Any:
+    """The origin of a lane-wise merge of two values: known only when both sides agree."""
+    a, b = origin(new), origin(old)
+    return a if a is b else None

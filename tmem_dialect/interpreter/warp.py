@@ -9,7 +9,6 @@ reverse post-order runs next, with all lanes waiting there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -24,35 +23,11 @@ from xdsl.interpreter import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
-from tmem_dialect.interpreter.memory import Buffer
 from tmem_dialect.interpreter.values import merge
-from tmem_dialect.ir import reverse_post_order
-
-
-@dataclass(frozen=True)
-class MemRefValue:
-    """A memref value: a buffer viewed with a static shape (row-major), uniform across the warp."""
-
-    buffer: Buffer
-    shape: tuple[int, ...]
-    dtype: np.dtype
-
-    @property
-    def strides(self) -> tuple[int, ...]:
-        out, step = [], 1
-        for d in reversed(self.shape):
-            out.append(step)
-            step *= d
-        return tuple(reversed(out))
-
-
-@dataclass(frozen=True)
-class TMEMBufferValue:
-    """A tcgen05.decl_buffer value: the per-lane base TMEM address of a laid-out tile."""
-
-    taddr: np.ndarray
+from tmem_dialect.block_order import region_order
 
 
 class Branch(NamedTuple):
@@ -65,8 +40,10 @@ class WarpInterpreter(Interpreter):
     """Interprets a kernel for one warp of one CTA."""
 
     def __init__(self, module: ModuleOp, machine: Machine, warp: int, cta: int, warp_in_cta: int,
-                 alive: np.ndarray, thread_ids: np.ndarray):
+                 alive: np.ndarray, thread_ids: np.ndarray, effect_impl: Any = None):
         super().__init__(module)
+        # (functions, impl) for an op class registered nowhere but with a TMEM effect model
+        self.effect_impl = effect_impl
         self.machine = machine
         self.warp = warp
         self.cta = cta
@@ -135,11 +112,9 @@ class WarpInterpreter(Interpreter):
                 if base in table:
                     found = table[op_type] = table[base]
                     break
-        if found is None and has_tmem_effect(op_type):
+        if found is None and self.effect_impl is not None and has_tmem_effect(op_type):
             # Any op that describes its TMEM effect runs through the one TMEM implementation.
-            from tmem_dialect.interpreter.ops.gpu import generic_tmem_impl
-
-            found = table[op_type] = generic_tmem_impl()
+            found = table[op_type] = self.effect_impl
         return found
 
     def has_impl(self, op: Operation) -> bool:
@@ -159,7 +134,7 @@ class WarpInterpreter(Interpreter):
             hit = self.pending_registers.get(id(value))
             if hit is not None and hit[0] is value:
                 self.machine.report(
-                    "register-use",
+                    FindingKind.REGISTER_USE,
                     "note",
                     op,
                     f"conservative mode: warp {self.warp} uses the registers of a tcgen05.ld before "
@@ -224,10 +199,10 @@ class WarpInterpreter(Interpreter):
             pending[block] = (mask, list(args))
 
     def machine_rpo(self, region: Region) -> dict[Block, int]:
-        cache = self.machine.__dict__.setdefault("_rpo_cache", {})
+        cache = self.machine.block_orders
         order = cache.get(id(region))
         if order is None:
-            order = {b: i for i, b in enumerate(reverse_post_order(region))}
+            order = {b: i for i, b in enumerate(region_order(region))}
             cache[id(region)] = order
         return order
 

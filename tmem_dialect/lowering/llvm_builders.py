@@ -21,11 +21,9 @@ from xdsl.dialects.builtin import UnknownLoc
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from tmem_dialect.conventions import TMEM_ADDRESS_SPACE, memref_address_space
 from tmem_dialect.dialects.llvm_ext import ExtractElementOp, PoisonOp
 
-GLOBAL_ADDRESS_SPACE = 1
-SHARED_ADDRESS_SPACE = 3
-TMEM_ADDRESS_SPACE = 6
 DEFAULT_INDEX_BITWIDTH = 64
 
 
@@ -52,22 +50,6 @@ class TypeConverter:
 
     def convert_element(self, t: Attribute) -> Attribute:
         return self.convert(t.get_element_type() if isinstance(t, VectorType) else t)
-
-
-def memref_address_space(t: MemRefType) -> int | None:
-    """The LLVM address space a memref lives in: none/1/global -> 1, 3/workgroup -> 3; else None."""
-    space = t.memory_space
-    if isinstance(space, IntegerAttr):
-        value = space.value.data
-        return value if value in (GLOBAL_ADDRESS_SPACE, SHARED_ADDRESS_SPACE) else None
-    text = str(space)
-    if text in ("#builtin.none", "none") or space is None:
-        return GLOBAL_ADDRESS_SPACE
-    if text == "#gpu.address_space<global>":
-        return GLOBAL_ADDRESS_SPACE
-    if text == "#gpu.address_space<workgroup>":
-        return SHARED_ADDRESS_SPACE
-    return None
 
 
 def constant(value: int, t: Attribute) -> llvm.ConstantOp:

@@ -24,7 +24,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.convert_memref_to_ptr import build_strides_offset, get_strides
 
 from tmem_dialect.dialects.llvm_ext import LoadOp, StoreOp
-from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, memref_address_space
+from tmem_dialect.conventions import memref_address_space
+from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer
 from tmem_dialect.lowering.ptx_values import byte_size
 
 

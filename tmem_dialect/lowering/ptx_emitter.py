@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     VectorType,
@@ -25,18 +23,25 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tmem_dialect import isa
+from tmem_dialect.block_order import region_order
+from tmem_dialect.conventions import (
+    GLOBAL_ADDRESS_SPACE,
+    NVVM_KERNEL_ATTR,
+    NVVM_REQNTID_ATTR,
+    SHARED_ADDRESS_SPACE,
+    TMEM_ADDRESS_SPACE,
+    integer_list,
+    pointer_address_space,
+)
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
-from tmem_dialect.ir import reverse_post_order
 from tmem_dialect.dialects import llvm_ext, nvvm
 from tmem_dialect.lowering.ptx_values import (
-    TMEM_ADDRESS_SPACE,
     Address,
     Imm,
     Operand,
     Reg,
     RegClass,
     Undef,
-    address_space,
     byte_size,
     element_count,
     element_type,
@@ -47,8 +52,6 @@ from tmem_dialect.lowering.ptx_values import (
     scalar_bits,
 )
 
-SHARED_ADDRESS_SPACE = 3
-GLOBAL_ADDRESS_SPACE = 1
 STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared"}
 # Kernel parameter types and their .param declarations (i1 travels as a byte, as LLVM does).
 PARAM_TYPES = {
@@ -59,12 +62,11 @@ MAX_VECTOR_ACCESS_BYTES = 16  # ld/st .v2/.v4 move at most 128 bits
 
 # Function attributes that become performance-tuning directives after the .entry signature.
 TUNING_DIRECTIVES = {
-    "nvvm.reqntid": ".reqntid",
+    NVVM_REQNTID_ATTR: ".reqntid",
     "nvvm.maxntid": ".maxntid",
     "nvvm.minctasm": ".minnctapersm",
     "nvvm.maxnreg": ".maxnreg",
 }
-KERNEL_ATTR = "nvvm.kernel"
 
 ICMP_PTX = {
     "eq": "eq", "ne": "ne",
@@ -185,10 +187,10 @@ class _ModuleEmitter:
             if isinstance(op, llvm.FuncOp):
                 if not op.body.blocks:
                     continue  # a declaration: nothing to emit, nothing can call it
-                if KERNEL_ATTR not in op.attributes:
+                if NVVM_KERNEL_ATTR not in op.attributes:
                     self.errors.append(
                         error(op, f"llvm.func @{op.sym_name.data} is not a kernel: the PTX target "
-                                  f"emits only `{KERNEL_ATTR}` functions (device functions and calls "
+                                  f"emits only `{NVVM_KERNEL_ATTR}` functions (device functions and calls "
                                   "are outside its subset)")
                     )
                     continue
@@ -366,7 +368,7 @@ class _FunctionEmitter:
         header, directives = self.signature(func, name)
         # Unreachable blocks never run (LLVM deletes them); MLIR lets them use values no
         # definition dominates, even their own later results, so they are not emitted at all.
-        order = reverse_post_order(func.body)
+        order = region_order(func.body)
         reachable = _reachable(func.body)
         for block in order:
             if block not in reachable:
@@ -435,7 +437,7 @@ class _FunctionEmitter:
         params = []
         for i, t in enumerate(func.function_type.inputs.data):
             pname = f"{name}_param_{i}"
-            space = address_space(t)
+            space = pointer_address_space(t)
             if space == GLOBAL_ADDRESS_SPACE:
                 params.append(f".param .u64 .ptr .global .align 1 {pname}")
             elif space == 0:
@@ -450,14 +452,14 @@ class _FunctionEmitter:
         header.append(_Line(")", func))
         directives = []
         for attr_name, attr in func.attributes.items():
-            if attr_name == KERNEL_ATTR:
+            if attr_name == NVVM_KERNEL_ATTR:
                 continue
             directive = TUNING_DIRECTIVES.get(attr_name)
             if directive is None:
                 if attr_name.startswith("nvvm."):
                     self.fail(func, f"function attribute '{attr_name}' is not supported by the PTX target")
                 continue
-            values = _int_list(attr)
+            values = integer_list(attr)
             if values is None or not values or (directive in (".reqntid", ".maxntid") and len(values) > 3):
                 self.fail(func, f"'{attr_name}' must be an integer or an array<i32> of 1 to 3 sizes, got {attr}")
                 continue
@@ -483,7 +485,7 @@ class _FunctionEmitter:
                 continue
             reg = self.new_reg(cls)
             self.out(f"ld.param.b{cls.bits} {reg}, [{name}_param_{i}];")
-            if address_space(arg.type) == GLOBAL_ADDRESS_SPACE:
+            if pointer_address_space(arg.type) == GLOBAL_ADDRESS_SPACE:
                 global_reg = self.new_reg(cls)
                 self.out(f"cvta.to.global.u64 {global_reg}, {reg};")
                 reg = global_reg
@@ -533,7 +535,7 @@ class _FunctionEmitter:
         glob = self.module.globals.get(name)
         if glob is None:
             raise _Unsupported(f"@{name} is not an llvm.mlir.global of this module")
-        if address_space(op.result.type) != glob.addr_space.value.data:
+        if pointer_address_space(op.result.type) != glob.addr_space.value.data:
             raise _Unsupported(f"result type {op.result.type} does not match the address space of @{name}")
         self.define(op.result, [Address(RegClass.B64, self.module.symbol(name))])
 
@@ -772,7 +774,7 @@ class _FunctionEmitter:
     # ---- memory ------------------------------------------------------------------------------
 
     def state_space(self, pointer: SSAValue) -> str:
-        space = address_space(pointer.type)
+        space = pointer_address_space(pointer.type)
         if space not in STATE_SPACES:
             what = "Tensor Memory is accessed with tcgen05.ld/st only" if space == TMEM_ADDRESS_SPACE else ""
             raise _Unsupported(f"loads and stores through !llvm.ptr<{space}> are not supported. {what}".strip())
@@ -843,7 +845,7 @@ class _FunctionEmitter:
         indices = tuple(op.rawConstantIndices.iter_values())
         if len(indices) != 1:
             raise _Unsupported(f"getelementptr with {len(indices)} indices (the PTX target supports one)")
-        if address_space(op.ptr.type) == TMEM_ADDRESS_SPACE:
+        if pointer_address_space(op.ptr.type) == TMEM_ADDRESS_SPACE:
             raise _Unsupported("getelementptr on a TMEM pointer: compute TMEM addresses as i32")
         size = byte_size(op.elem_type)
         if size is None:
@@ -979,12 +981,26 @@ class _FunctionEmitter:
             args.append(str(self.reg_or_imm(op.numberOfThreads)))
         self.out(f"{mnemonic} {', '.join(args)};")
 
+    def shfl_sync(self, op: nvvm.ShflSyncOp) -> None:
+        (d,) = self.fresh(op.res)
+        a, b, c, m = (self.reg_or_imm(v) for v in (op.val, op.offset, op.mask_and_clamp, op.thread_mask))
+        self.out(f"shfl.sync.{op.kind.data.value}.b32 {d}, {a}, {b}, {c}, {m};")
+
+    def cluster_barrier(self, op: nvvm.ClusterArriveOp | nvvm.ClusterArriveRelaxedOp | nvvm.ClusterWaitOp) -> None:
+        what = {nvvm.ClusterArriveOp: "arrive", nvvm.ClusterArriveRelaxedOp: "arrive.relaxed",
+                nvvm.ClusterWaitOp: "wait"}[type(op)]
+        self.out(f"barrier.cluster.{what}{'.aligned' if op.aligned is not None else ''};")
+
+    def barrier_arrive(self, op: nvvm.BarrierArriveOp) -> None:
+        barrier = str(self.reg_or_imm(op.barrierId)) if op.barrierId is not None else "0"
+        self.out(f"bar.arrive {barrier}, {self.reg_or_imm(op.numberOfThreads)};")
+
     def ncols(self, value: SSAValue) -> str:
         # A constant nCols stays an immediate, so ptxas checks it (it cannot check a register).
         return str(self.reg_or_imm(value))
 
     def tcgen05_alloc(self, op: nvvm.Tcgen05AllocOp) -> None:
-        shared = address_space(op.addr.type) == SHARED_ADDRESS_SPACE
+        shared = pointer_address_space(op.addr.type) == SHARED_ADDRESS_SPACE
         mnemonic = isa.alloc_mnemonic(op.cta_group_value, shared)
         self.out(f"{mnemonic} {self.address(op.addr)}, {self.ncols(op.nCols)};")
 
@@ -1075,14 +1091,6 @@ def _truncating_div(a: int, b: int) -> int:
     return q if (a < 0) == (b < 0) else -q
 
 
-def _int_list(attr: Attribute) -> list[int] | None:
-    if isinstance(attr, DenseArrayBase) and isinstance(attr.elt_type, IntegerType):
-        return [int(v) for v in attr.get_values()]
-    if isinstance(attr, IntegerAttr):
-        return [attr.value.data]
-    return None
-
-
 _CLASS_BY_PREFIX = {cls.prefix: cls for cls in RegClass}
 
 
@@ -1130,6 +1138,11 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     llvm.CondBrOp: _FunctionEmitter.cond_br,
     llvm.ReturnOp: _FunctionEmitter.ret,
     nvvm.BarrierOp: _FunctionEmitter.barrier,
+    nvvm.BarrierArriveOp: _FunctionEmitter.barrier_arrive,
+    nvvm.ShflSyncOp: _FunctionEmitter.shfl_sync,
+    nvvm.ClusterArriveOp: _FunctionEmitter.cluster_barrier,
+    nvvm.ClusterArriveRelaxedOp: _FunctionEmitter.cluster_barrier,
+    nvvm.ClusterWaitOp: _FunctionEmitter.cluster_barrier,
     nvvm.Tcgen05AllocOp: _FunctionEmitter.tcgen05_alloc,
     nvvm.Tcgen05DeallocOp: _FunctionEmitter.tcgen05_dealloc,
     nvvm.Tcgen05RelinquishAllocPermitOp: _FunctionEmitter.tcgen05_relinquish,

@@ -12,13 +12,13 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    IntAttr,
     IntegerType,
     VectorType,
 )
 from xdsl.ir import Attribute
 
-TMEM_ADDRESS_SPACE = 6
+from tmem_dialect.conventions import TMEM_ADDRESS_SPACE, pointer_address_space
+from tmem_dialect.integers import as_signed, wrap
 
 
 class RegClass(Enum):
@@ -77,11 +77,7 @@ class Imm:
 
     @property
     def signed(self) -> int:
-        width = self.cls.bits
-        if width == 1:
-            return self.bits & 1
-        value = self.bits & ((1 << width) - 1)
-        return value - (1 << width) if value >> (width - 1) else value
+        return as_signed(self.bits, self.cls.bits)
 
 
 @dataclass(frozen=True)
@@ -112,7 +108,7 @@ Operand = Reg | Imm | Address | Undef
 
 
 def int_imm(cls: RegClass, value: int) -> Imm:
-    return Imm(cls, value & ((1 << cls.bits) - 1))
+    return Imm(cls, wrap(value, cls.bits))
 
 
 def float_imm(t: Attribute, value: float) -> Imm:
@@ -133,12 +129,6 @@ def float_imm(t: Attribute, value: float) -> Imm:
 # ---------------------------------------------------------------------------------------------
 
 
-def address_space(t: Attribute) -> int | None:
-    if not isinstance(t, llvm.LLVMPointerType):
-        return None
-    return t.addr_space.data if isinstance(t.addr_space, IntAttr) else 0
-
-
 def scalar_bits(t: Attribute) -> int | None:
     """Bits of a scalar the emitter can hold in a register (pointers: 32 for TMEM, else 64)."""
     if isinstance(t, IntegerType):
@@ -150,7 +140,7 @@ def scalar_bits(t: Attribute) -> int | None:
     if isinstance(t, Float64Type):
         return 64
     if isinstance(t, llvm.LLVMPointerType):
-        return 32 if address_space(t) == TMEM_ADDRESS_SPACE else 64
+        return 32 if pointer_address_space(t) == TMEM_ADDRESS_SPACE else 64
     return None
 
 

@@ -12,14 +12,11 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr, i32, i64
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tmem_dialect.conventions import NVVM_KERNEL_ATTR, NVVM_SPELLING, TMEM_ADDRESS_SPACE
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, constant, inttoptr
 
-TMEM = nvvm.TMEM_ADDRESS_SPACE
-NVVM_KERNEL = "nvvm.kernel"
-NVVM_REQNTID = "nvvm.reqntid"
-# tcgen05-level function attributes and their NVVM-level names.
-KERNEL_ATTRIBUTES = {tcgen05.KERNEL_ATTR: NVVM_KERNEL, tcgen05.REQNTID_ATTR: NVVM_REQNTID}
+TMEM = TMEM_ADDRESS_SPACE
 
 
 @dataclass
@@ -109,8 +106,8 @@ class FuncLowering(RewritePattern):
                     rewriter.replace_value_with_new_type(arg, t)
         attributes: dict[str, Attribute] = {}
         for name, attr in op.attributes.items():
-            new_name = KERNEL_ATTRIBUTES.get(name, name)
-            attributes[new_name] = UnitAttr() if new_name == NVVM_KERNEL else attr
+            new_name = NVVM_SPELLING.get(name, name)
+            attributes[new_name] = UnitAttr() if new_name == NVVM_KERNEL_ATTR else attr
         other: dict[str, Attribute | None] = {}
         if op.arg_attrs is not None and any(d.data for d in op.arg_attrs.data):
             other["arg_attrs"] = ArrayAttr([DictionaryAttr(dict(d.data)) for d in op.arg_attrs.data])

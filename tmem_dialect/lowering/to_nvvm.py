@@ -32,11 +32,18 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 
+from tmem_dialect.conventions import (
+    GLOBAL_ADDRESS_SPACE,
+    KERNEL_ATTR,
+    REQNTID_ATTR,
+    SHARED_ADDRESS_SPACE,
+    memref_address_space,
+)
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import tcgen05
 from tmem_dialect.lowering.arith_to_llvm import DIRECT_BINARY, MIN_MAX, arith_patterns
 from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured_control_flow
-from tmem_dialect.lowering.llvm_builders import InheritLocation, TypeConverter, memref_address_space
+from tmem_dialect.lowering.llvm_builders import InheritLocation, TypeConverter
 from tmem_dialect.lowering.memory_to_llvm import memory_patterns
 from tmem_dialect.lowering.tcgen05_to_nvvm import tcgen05_patterns
 from tmem_dialect.lowering.vector_to_llvm import vector_patterns
@@ -163,12 +170,12 @@ def _function_errors(f: func.FuncOp | llvm.FuncOp) -> list[Diagnostic]:
     if isinstance(f, llvm.FuncOp):
         return []
     found: list[Diagnostic] = []
-    kernel = tcgen05.KERNEL_ATTR in f.attributes
+    kernel = KERNEL_ATTR in f.attributes
     for i, t in enumerate(f.function_type.inputs.data):
         if isinstance(t, MemRefType):
             if (why := _memref_error(t)) is not None:
                 found.append(error(f, f"parameter {i}: {why}"))
-            elif memref_address_space(t) != 1:
+            elif memref_address_space(t) != GLOBAL_ADDRESS_SPACE:
                 found.append(error(f, f"parameter {i}: a parameter memref must be in global memory, got {t}"))
         elif kernel and not isinstance(t, SCALAR_TYPES):
             found.append(error(f, f"kernel parameter {i} has type {t}; kernel parameters are integers, "
@@ -183,7 +190,7 @@ def _function_errors(f: func.FuncOp | llvm.FuncOp) -> list[Diagnostic]:
     if f.is_declaration:
         return found
     for name in f.attributes:
-        if name.startswith("tcgen05.") and name not in (tcgen05.KERNEL_ATTR, tcgen05.REQNTID_ATTR):
+        if name.startswith("tcgen05.") and name not in (KERNEL_ATTR, REQNTID_ATTR):
             found.append(error(f, f"unknown kernel attribute '{name}'"))
     return found
 
@@ -206,7 +213,7 @@ def _memref_error(t: MemRefType) -> str | None:
 def _global_errors(g: memref.GlobalOp) -> list[Diagnostic]:
     if (why := _memref_error(g.type)) is not None:
         return [error(g, why)]
-    if memref_address_space(g.type) != 3:
+    if memref_address_space(g.type) != SHARED_ADDRESS_SPACE:
         return [error(g, f"memref.global @{g.sym_name.data} must be in shared memory (space 3)")]
     if not isinstance(g.initial_value, UnitAttr):
         return [error(g, f"shared-memory global @{g.sym_name.data} cannot have an initial value")]

@@ -133,6 +133,12 @@ def _diagnostic_json(d: Diagnostic) -> dict:
     }
 
 
+def _findings_json(result, severity: Severity) -> list[dict]:
+    """The findings of one severity; each names its kind by the FindingKind's stable spelling."""
+    return [{"kind": f.kind.value, **_diagnostic_json(f.diagnostic)}
+            for f in result.findings if f.diagnostic.severity is severity]
+
+
 class TmemRun:
     """The tmem-run command line."""
 
@@ -216,9 +222,9 @@ class TmemRun:
         if a.json:
             print(json.dumps({
                 "args": [_json_values(v) for v in result.args],
-                "errors": [_diagnostic_json(d) for d in result.errors],
-                "warnings": [_diagnostic_json(d) for d in result.warnings],
-                "notes": [_diagnostic_json(d) for d in result.notes],
+                "errors": _findings_json(result, Severity.ERROR),
+                "warnings": _findings_json(result, Severity.WARNING),
+                "notes": _findings_json(result, Severity.NOTE),
                 "warp_ops": result.warp_ops,
             }, indent=1, allow_nan=False))
         else:

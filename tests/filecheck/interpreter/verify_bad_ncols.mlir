@@ -11,6 +11,8 @@ llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
   %c = llvm.mlir.constant(48 : i32) : i32
   // expected-error@+1 {{warp 0: nCols must be a power of 2 in [32, 512], got 48}}
   nvvm.tcgen05.alloc %s, %c : !llvm.ptr<3>, i32
+  // The alloc that failed wrote no address: the slot holds nothing.
+  // expected-error@+1 {{warp 0 (thread 0) reads @slot (byte 0), which nothing wrote: shared memory starts undefined}}
   %b = llvm.load %s : !llvm.ptr<3> -> i32
   %p = llvm.inttoptr %b : i32 to !llvm.ptr<6>
   // expected-error@+1 {{warp 0: nCols must be a power of 2 in [32, 512], got 48}}

@@ -1,4 +1,4 @@
-"""Control flow with per-lane divergence: scf.if/for/while, func, llvm.br/cond_br/return.
+"""Control flow with per-lane divergence: scf.if/for/while, func, llvm.br/cond_br/return, cf.br/cond_br.
 
 scf.yield, scf.condition, func.return and func.call are xDSL's own implementations; the region
 ops are overridden so that lanes taking different paths run under their own masks and their
@@ -8,7 +8,7 @@ results are merged lane by lane.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects import llvm, scf
+from xdsl.dialects import cf, llvm, scf
 from xdsl.interpreter import (
     PythonValues,
     ReturnedValues,
@@ -119,25 +119,39 @@ class ControlFunctions(ScfFunctions):
 
 @register_impls
 class LLVMControlFunctions(FuncFunctions):
-    """func.* (xDSL's) plus llvm.br / llvm.cond_br (divergent) / llvm.return."""
+    """func.* (xDSL's) plus llvm.br / llvm.cond_br and cf.br / cf.cond_br (divergent) / llvm.return."""
 
     @impl_terminator(llvm.BrOp)
     def run_br(self, interpreter: WarpInterpreter, op: llvm.BrOp, args: PythonValues):
         return Successor(op.successor, args), ()
 
+    @impl_terminator(cf.BranchOp)
+    def run_cf_br(self, interpreter: WarpInterpreter, op: cf.BranchOp, args: PythonValues):
+        return Successor(op.successor, args), ()
+
     @impl_terminator(llvm.CondBrOp)
     def run_cond_br(self, interpreter: WarpInterpreter, op: llvm.CondBrOp, args: PythonValues):
-        cond = args[0]
-        n_then = len(op.then_arguments)
-        then_args, else_args = args[1 : 1 + n_then], args[1 + n_then :]
-        mask = interpreter.mask
-        taken = mask & cond
-        if not taken.any():
-            return Successor(op.else_block, else_args), ()
-        if (taken == mask).all():
-            return Successor(op.then_block, then_args), ()
-        return Branch([(taken, op.then_block, then_args), (mask & ~cond, op.else_block, else_args)]), ()
+        return _cond_br(interpreter, op, args), ()
+
+    @impl_terminator(cf.ConditionalBranchOp)
+    def run_cf_cond_br(self, interpreter: WarpInterpreter, op: cf.ConditionalBranchOp, args: PythonValues):
+        return _cond_br(interpreter, op, args), ()
 
     @impl_terminator(llvm.ReturnOp)
     def run_llvm_return(self, interpreter: WarpInterpreter, op: llvm.ReturnOp, args: PythonValues):
         return ReturnedValues(args), ()
+
+
+def _cond_br(interpreter: WarpInterpreter, op: llvm.CondBrOp | cf.ConditionalBranchOp, args: PythonValues):
+    """A two-way branch: the lanes whose condition holds go to the then block, the others to
+    the else block (both, when the warp diverges)."""
+    cond = args[0]
+    n_then = len(op.then_arguments)
+    then_args, else_args = args[1 : 1 + n_then], args[1 + n_then :]
+    mask = interpreter.mask
+    taken = mask & cond
+    if not taken.any():
+        return Successor(op.else_block, else_args)
+    if (taken == mask).all():
+        return Successor(op.then_block, then_args)
+    return Branch([(taken, op.then_block, then_args), (mask & ~cond, op.else_block, else_args)])

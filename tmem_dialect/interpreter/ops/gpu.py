@@ -14,12 +14,15 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, OpImplResult, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.interpreter import lifecycle
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.tmem import COLUMNS, CellSet
-from tmem_dialect.interpreter.warp import TMEMBufferValue, WarpInterpreter
+from tmem_dialect.interpreter.values import TMEMBufferValue
+from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID
 from tmem_dialect.memory_model import EffectKind
 
@@ -69,7 +72,8 @@ def run_ldst(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> np.ndarra
     taddr = m.uniform(w, op, w.env[effect.address], "TMEM address") & 0xFFFFFFFF
     active = None if w.mask.all() else w.mask.copy()
     access = _cached_cells(w, taddr, effect, active)
-    flat, valid = m.tmem_access(w, op, effect.kind, access, lambda: _valid_cells(access))
+    flat, valid = m.tmem_access(w, op, effect.kind, access, lambda: _valid_cells(access),
+                                V.origin(w.env[effect.address]))
     lanes = access.lanes
     regs = isa.regs_per_thread(effect.shape, effect.num)  # type: ignore[arg-type]
     halves = 2 if effect.packed else 1
@@ -163,7 +167,7 @@ def run_tile(w: WarpInterpreter, op: tcgen05._TileOp, args: PythonValues):
     cols = isa.taddr_column(taddr) + col_off
     kind = EffectKind.LD if load else EffectKind.ST
     access = CellSet.of(lanes, cols, thread)
-    flat, valid = m.tmem_access(w, op, kind, access, lambda: _valid_cells(access))
+    flat, valid = m.tmem_access(w, op, kind, access, lambda: _valid_cells(access), V.origin(buffer.taddr))
     cells = m.ctas[w.cta].tmem.cells
     if load:
         result_type = op.results[0].type
@@ -185,11 +189,11 @@ def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
     effect = m.effect_of(op)
     kind = effect.kind
     if kind is EffectKind.ALLOC:
-        m.alloc(w, op, effect)
+        lifecycle.alloc(m, w, op, effect)
     elif kind is EffectKind.DEALLOC:
-        m.dealloc(w, op, effect)
+        lifecycle.dealloc(m, w, op, effect)
     elif kind is EffectKind.RELINQUISH:
-        m.relinquish(w, op, effect)
+        lifecycle.relinquish(m, w, op, effect)
     elif kind in (EffectKind.LD, EffectKind.ST):
         result = run_ldst(w, op, effect)
         return (result,) if result is not None else ()
@@ -200,7 +204,7 @@ def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
     elif kind is EffectKind.BARRIER:
         run_barrier(w, op)
     else:
-        m.report("unsupported-op", "error", op,
+        m.report(FindingKind.UNSUPPORTED, "error", op,
                  f"the interpreter does not model {kind.value} accesses ({op.name})")
     return ()
 
@@ -214,6 +218,48 @@ def run_barrier(w: WarpInterpreter, op: Operation) -> None:
             count = w.machine.uniform(w, op, w.env[op.numberOfThreads], "thread count")
         aligned = op.aligned.value.data != 0
     w.machine.barrier(w, op, barrier_id, count, aligned)
+
+
+def run_barrier_arrive(w: WarpInterpreter, op: nvvm.BarrierArriveOp) -> None:
+    m = w.machine
+    barrier_id = m.uniform(w, op, w.env[op.barrierId], "barrier id") if op.barrierId is not None else 0
+    count = m.uniform(w, op, w.env[op.numberOfThreads], "thread count")
+    m.barrier(w, op, barrier_id, count, aligned=True, wait=False)
+
+
+def shuffle(w: WarpInterpreter, op: Operation, kind: nvvm.ShflKind, value: np.ndarray, b: np.ndarray,
+            c: np.ndarray) -> np.ndarray:
+    """shfl.sync: each lane reads `value` of the source lane the PTX ISA's pseudocode computes
+    from the mode, b (lane, offset or mask) and c (clamp in bits 4..0, segment mask in 12..8)."""
+    lane = np.arange(V.WARP)
+    bval = b.astype(np.int64) & 31
+    cval = c.astype(np.int64) & 31
+    segmask = (c.astype(np.int64) >> 8) & 31
+    max_lane = (lane & segmask) | (cval & ~segmask)
+    if kind is nvvm.ShflKind.up:
+        j = lane - bval
+        valid = j >= max_lane
+    elif kind is nvvm.ShflKind.down:
+        j = lane + bval
+        valid = j <= max_lane
+    elif kind is nvvm.ShflKind.bfly:
+        j = lane ^ bval
+        valid = j <= max_lane
+    else:
+        j = (lane & segmask) | (bval & ~segmask)
+        valid = j <= max_lane
+    j = np.where(valid, j, lane)
+    inactive = w.mask & ~w.mask[j]
+    if inactive.any():
+        i = int(np.argmax(inactive))
+        w.machine.report(
+            FindingKind.POISON, "warning", op,
+            f"{op.name} in warp {w.warp}: thread {w.thread_id(i)} reads lane {int(j[i])}, which does not "
+            "execute the shuffle: the result is undefined (modelled as its own value)",
+            key=w.warp,
+        )
+        j = np.where(inactive, lane, j)
+    return value[j]
 
 
 def generic_tmem_impl() -> tuple[InterpreterFunctions, object]:
@@ -271,7 +317,32 @@ def _gpu_namespace() -> dict:
     return ns
 
 
-class _TileFunctions(InterpreterFunctions):
+class _GPUOps(InterpreterFunctions):
+    @impl(nvvm.ClusterArriveOp)
+    def run_cluster_arrive(self, w: WarpInterpreter, op: nvvm.ClusterArriveOp, args: PythonValues):
+        w.machine.cluster_arrive(w, op, relaxed=False, aligned=op.aligned is not None)
+        return ()
+
+    @impl(nvvm.ClusterArriveRelaxedOp)
+    def run_cluster_arrive_relaxed(self, w: WarpInterpreter, op: nvvm.ClusterArriveRelaxedOp, args: PythonValues):
+        w.machine.cluster_arrive(w, op, relaxed=True, aligned=op.aligned is not None)
+        return ()
+
+    @impl(nvvm.ClusterWaitOp)
+    def run_cluster_wait(self, w: WarpInterpreter, op: nvvm.ClusterWaitOp, args: PythonValues):
+        w.machine.cluster_wait(w, op, aligned=op.aligned is not None)
+        return ()
+
+    @impl(nvvm.ShflSyncOp)
+    def run_shfl_sync(self, w: WarpInterpreter, op: nvvm.ShflSyncOp, args: PythonValues):
+        _, value, b, c = args
+        return (shuffle(w, op, op.kind.data, value, b, c),)
+
+    @impl(nvvm.BarrierArriveOp)
+    def run_barrier_arrive(self, w: WarpInterpreter, op: nvvm.BarrierArriveOp, args: PythonValues):
+        run_barrier_arrive(w, op)
+        return ()
+
     @impl(tcgen05.DeclBufferOp)
     def run_decl_buffer(self, w: WarpInterpreter, op: tcgen05.DeclBufferOp, args: PythonValues):
         return (TMEMBufferValue(args[0]),)
@@ -285,4 +356,4 @@ class _TileFunctions(InterpreterFunctions):
         return run_tile(w, op, args)
 
 
-GPUFunctions = register_impls(type("GPUFunctions", (_TileFunctions,), _gpu_namespace()))
+GPUFunctions = register_impls(type("GPUFunctions", (_GPUOps,), _gpu_namespace()))

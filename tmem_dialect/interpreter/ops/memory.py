@@ -11,10 +11,12 @@ from xdsl.dialects import llvm, memref, vector
 from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation, SSAValue
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.ops.scalar import convert
-from tmem_dialect.interpreter.warp import MemRefValue, WarpInterpreter
+from tmem_dialect.interpreter.memory import MemRefValue
+from tmem_dialect.interpreter.warp import WarpInterpreter
 
 GEP_DYNAMIC = llvm.GEP_USE_SSA_VAL
 
@@ -34,7 +36,7 @@ def _linear_index(w: WarpInterpreter, op: Operation, m: MemRefValue, indices: tu
         if bad.any():
             lane = int(np.argmax(bad))
             w.machine.report(
-                "memory-fault",
+                FindingKind.MEMORY_FAULT,
                 "error",
                 op,
                 f"index {int(idx[lane])} of dimension {d} is out of bounds (extent {extent}) in "
@@ -71,7 +73,7 @@ def _in_range(w: WarpInterpreter, op: Operation, vec: np.ndarray, positions: lis
             if active.any():
                 lane = int(np.argmax(active))
                 w.machine.report(
-                    "poison",
+                    FindingKind.POISON,
                     "warning",
                     op,
                     f"position {int(p[lane])} is out of range for {extent} elements in warp {w.warp} "

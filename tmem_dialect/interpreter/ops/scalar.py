@@ -14,7 +14,9 @@ from xdsl.dialects import arith, llvm
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.integers import truth
 from tmem_dialect.interpreter import values as V
 
 IntFn = Callable[[Any, Operation, np.ndarray, np.ndarray], np.ndarray]
@@ -77,7 +79,7 @@ def _nonzero_divisor(w, op, b: np.ndarray) -> np.ndarray:
     if active_zero.any():
         lane = int(np.argwhere(active_zero)[0][0])
         w.machine.report(
-            "division-by-zero",
+            FindingKind.DIVISION_BY_ZERO,
             "error",
             op,
             f"division by zero in warp {w.warp} (thread {w.thread_id(lane)}): undefined behavior",
@@ -187,7 +189,7 @@ def fcmp(predicate: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def convert(value: np.ndarray, target: np.dtype, signed: bool) -> np.ndarray:
     """Integer width change: sign or zero extension, or truncation (two's complement wrap)."""
     if target == np.bool_:
-        return (value & 1).astype(bool) if value.dtype != np.bool_ else value
+        return truth(value)
     if value.dtype == np.bool_:
         ext = value.astype(target)
         return -ext if signed else ext

@@ -1,0 +1,158 @@
+"""Shared memory's shadow state: races between warps, reads of bytes nothing wrote, TMEM address origins.
+
+Every load and store of a shared buffer passes here after the data moved (Machine.load/store):
+- a race is a pair of accesses of one 32-bit word by two warps, one a write, that no barrier
+  orders (happens-before by vector clocks, so the verdict does not depend on the schedule);
+- shared memory starts undefined (PTX .shared variables have no initializer), so a read of a byte
+  no store wrote is reported: reading 0 would pass a kernel that reads the wrong slot, because 0
+  is the base address of the first allocation;
+- each word remembers the TMEM allocation whose base address was stored in it (the slot that
+  tcgen05.alloc writes, or a copy of a tagged address), and a 32-bit load of it yields a value
+  tagged with that allocation (interpreter.provenance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.ir import Operation
+
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.interpreter.lanes import WarpLanes
+from tmem_dialect.interpreter.memory import Buffer
+from tmem_dialect.interpreter.values import derived, origin
+
+
+@dataclass
+class SharedShadow:
+    """Metadata of one shared buffer: happens-before per 32-bit word, written bytes, origins."""
+
+    writer: np.ndarray
+    write_clock: np.ndarray
+    write_op: list[Operation | None]
+    read_clock: np.ndarray  # [warps, words]
+    written: np.ndarray  # per byte: some store (or an initializer) wrote it
+    origin: np.ndarray  # per word: the TMEM allocation whose address it holds, or None
+
+    @staticmethod
+    def new(nbytes: int, warps: int) -> SharedShadow:
+        words = (nbytes + 3) // 4
+        return SharedShadow(
+            np.full(words, -1, dtype=np.int64),
+            np.zeros(words, dtype=np.int64),
+            [None] * words,
+            np.full((warps, words), -1, dtype=np.int64),
+            np.zeros(nbytes, dtype=bool),
+            np.full(words, None, dtype=object),
+        )
+
+
+def _bytes(w: WarpLanes, index: np.ndarray, dtype: np.dtype, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(active lanes, [lane, byte] offsets each active lane accesses)."""
+    lanes = np.flatnonzero(w.mask)
+    first = index[lanes].astype(np.int64) * dtype.itemsize
+    return lanes, first[:, None] + np.arange(dtype.itemsize * max(count, 1))
+
+
+class SharedShadows:
+    """The shadow state of every shared buffer of a run."""
+
+    def __init__(self, warp_count: int, clocks: list, report: Callable[..., None]):
+        self.warp_count = warp_count
+        self.clocks = clocks  # WarpClock per warp (interpreter.sync)
+        self.report = report  # Machine.report
+        self._shadows: dict[int, SharedShadow] = {}
+
+    def shadow_of(self, buf: Buffer) -> SharedShadow:
+        shadow = self._shadows.get(id(buf))
+        if shadow is None:
+            shadow = self._shadows[id(buf)] = SharedShadow.new(buf.nbytes, self.warp_count)
+        return shadow
+
+
+    def mark_initialized(self, buf: Buffer) -> None:
+        """The buffer has defined contents before the kernel runs (a global with an initializer)."""
+        self.shadow_of(buf).written[:] = True
+
+
+    def loaded(self, w: WarpLanes, op: Operation, buf: Buffer, index: np.ndarray, dtype: np.dtype,
+               count: int, values: np.ndarray) -> np.ndarray:
+        """Check a load of a shared buffer; returns the loaded values, tagged with their origin."""
+        shadow = self.shadow_of(buf)
+        lanes, offsets = _bytes(w, index, dtype, count)
+        self._races(w, op, buf, shadow, np.unique(offsets // 4), write=False)
+        unwritten = ~shadow.written[offsets].all(axis=1)
+        if unwritten.any():
+            i = int(np.argmax(unwritten))
+            byte = int(offsets[i][np.argmax(~shadow.written[offsets[i]])])
+            self.report(
+                FindingKind.UNINITIALIZED_READ,
+                "error",
+                op,
+                f"warp {w.warp} (thread {w.thread_id(int(lanes[i]))}) reads {buf.name} (byte {byte}), "
+                "which nothing wrote: shared memory starts undefined",
+                key=buf.name,
+            )
+        if count == 0 and dtype.itemsize == 4:
+            origins = shadow.origin[offsets[:, 0] // 4]
+            first = origins[0]
+            if first is not None and all(o is first for o in origins):
+                return derived(values, first)
+        return values
+
+
+    def stored(self, w: WarpLanes, op: Operation, buf: Buffer, index: np.ndarray, dtype: np.dtype,
+               count: int, values: np.ndarray) -> None:
+        """Record a store to a shared buffer (after checking it for races)."""
+        shadow = self.shadow_of(buf)
+        _, offsets = _bytes(w, index, dtype, count)
+        words = np.unique(offsets // 4)
+        self._races(w, op, buf, shadow, words, write=True)
+        shadow.written[offsets.reshape(-1)] = True
+        tag = origin(values) if count == 0 and dtype.itemsize == 4 else None
+        shadow.origin[words] = tag
+
+
+    def _races(self, w: WarpLanes, op: Operation, buf: Buffer, shadow: SharedShadow, words: np.ndarray,
+               write: bool) -> None:
+        clock = self.clocks[w.warp]
+        writers = shadow.writer[words]
+        racy = (writers >= 0) & (writers != w.warp)
+        if racy.any():
+            wc = shadow.write_clock[words]
+            unordered = racy & (wc > clock.vc[np.maximum(writers, 0)])
+            if unordered.any():
+                i = int(np.argmax(unordered))
+                p = int(writers[i])
+                wop = shadow.write_op[int(words[i])]
+                self.report(
+                    FindingKind.SHARED_RACE,
+                    "error",
+                    op,
+                    f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(words[i]) * 4}) "
+                    f"which warp {p} wrote, with no barrier ordering the two",
+                    [(f"warp {p} wrote it here", wop)],
+                    key=(id(wop), w.warp),
+                )
+        if write:
+            reads = shadow.read_clock[:, words]
+            others = np.arange(self.warp_count) != w.warp
+            late = (reads > clock.vc[:, None]) & others[:, None]
+            if late.any():
+                p, i = (int(x) for x in np.argwhere(late)[0])
+                self.report(
+                    FindingKind.SHARED_RACE,
+                    "error",
+                    op,
+                    f"warp {w.warp} writes {buf.name} (byte {int(words[i]) * 4}) which warp {p} reads, "
+                    "with no barrier ordering the two",
+                    key=("read", p, w.warp),
+                )
+            shadow.writer[words] = w.warp
+            shadow.write_clock[words] = clock.now
+            for word in words:
+                shadow.write_op[int(word)] = op
+        else:
+            shadow.read_clock[w.warp, words] = clock.now
