@@ -240,6 +240,8 @@ class Values:
         effect = self.effects.get(op)
         if effect is not None and effect.kind is EffectKind.LD:
             return Uniformity.THREAD
+        if self._broadcast_lane(op) is not None:
+            return Uniformity.WARP
         if op.name.startswith(SREG_PREFIX):
             reg = op.name.removeprefix(SREG_PREFIX)
             return Uniformity.CTA if reg in CTA_REGISTERS else (
@@ -293,9 +295,38 @@ class Values:
             return self._opaque(value, Uniformity.CTA, allocation=None)
         if isinstance(op, scf.IfOp):
             return self._if_result(value, op)
+        if name == "nvvm.shfl.sync":
+            return self._shuffle(value, op)
         if name in ("llvm.load", "memref.load"):
             return self._load(value, op)
         return self._opaque(value, self._default_uniformity(value))
+
+    def _broadcast_lane(self, op: Operation) -> int | None:
+        """The lane whose value `shfl.sync.idx` gives every thread of the warp: a constant source
+        lane, clamp 31 (segments of the whole warp) and a full member mask; None otherwise."""
+        if op.name != "nvvm.shfl.sync" or getattr(op.properties.get("kind"), "data", None) != "idx":
+            return None
+        mask, _, lane, clamp = (self.form(v) for v in op.operands)
+        if mask is None or lane is None or clamp is None:
+            return None
+        if mask.constant is None or mask.constant & 0xFFFFFFFF != 0xFFFFFFFF:
+            return None
+        if lane.constant is None or clamp.constant is None or clamp.constant & 0x1F1F != 0x1F:
+            return None
+        return lane.constant & 0x1F
+
+    def _shuffle(self, value: SSAValue, op: Operation) -> Form:
+        """`shfl.sync.idx` from one lane (CuTe's "make warp uniform"): each thread gets that
+        lane's value, so a function of %tid becomes one value per warp."""
+        lane = self._broadcast_lane(op)
+        source = self.form(op.operands[1]) if lane is not None else None
+        if lane is None or source is None or any(s.uniformity is Uniformity.THREAD for s, _ in source.terms):
+            return self._opaque(value, self._default_uniformity(value))
+        const = source.const
+        if isinstance(const, np.ndarray):
+            linear = np.arange(const.size)
+            const = const[np.clip(linear - self.space.laneid + lane, 0, const.size - 1)]
+        return Form(const, source.terms)
 
     def _special_register(self, value: SSAValue, reg: str) -> Form:
         space = self.space

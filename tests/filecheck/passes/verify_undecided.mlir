@@ -168,7 +168,8 @@ llvm.func @undeclared_block() attributes {nvvm.kernel} {
   %p = llvm.inttoptr %t : i32 to !llvm.ptr<6>
   llvm.cond_br %w1, ^load, ^done
 ^load:
-  // expected-warning@+1 {{if the block has warp 1, warp 1 accesses TMEM lanes 0..31, outside its lane quarter 32..63}}
+  // expected-warning@+2 {{if the block has warp 1, warp 1 accesses TMEM lanes 0..31, outside its lane quarter 32..63}}
+  // expected-warning@+1 {{if the block has warp 1, nvvm.tcgen05.ld accesses TMEM but this kernel allocates none}}
   %v = nvvm.tcgen05.ld %p shape = shape_32x32b : vector<1xi32>
   nvvm.tcgen05.wait <load>
   llvm.br ^done

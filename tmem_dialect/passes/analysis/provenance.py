@@ -34,7 +34,7 @@ class ProvenanceRules:
         """Report mode: `info` (an ld, st, mma or cp) against the allocations live here."""
         if info.slot is None:
             if info.rects is not None and not self._allocs and is_kernel(self.function):
-                self._report_unallocated(info)
+                self._report_unallocated(info, mask)
             return
         live = sorted((a for a in local.own_live | local.known_live if a.slot == info.slot),
                       key=lambda a: a.index)
@@ -49,12 +49,14 @@ class ProvenanceRules:
             return
         self._check_bounds(info, live, mask)
 
-    def _report_unallocated(self, info: OpInfo) -> None:
-        self.findings.add(
-            FindingKind.UNALLOCATED, ("unallocated", info.op),
-            error(info.op, f"{name_of(info)} accesses TMEM but this kernel allocates none: no "
-                  "tcgen05.alloc on any path"),
-        )
+    def _report_unallocated(self, info: OpInfo, mask: int) -> None:
+        text = f"{name_of(info)} accesses TMEM but this kernel allocates none: no tcgen05.alloc on any path"
+        warps = list(self.space.warps(mask))
+        if any(self._exists(w) for w in warps):
+            diag = error(info.op, text)
+        else:  # without a declared block size, the warps that run it may not exist
+            diag = warning(info.op, f"if the block has warp {warps[0]}, {text[0].lower()}{text[1:]}")
+        self.findings.add(FindingKind.UNALLOCATED, ("unallocated", info.op), diag)
 
     def _report_freed_base(
         self, info: OpInfo, load: Operation | None, alloc: OpInfo | None, live: list[OpInfo]

@@ -86,11 +86,38 @@ class StaticFormRules:
             return
         if unsure is not None:
             q = isa.lane_quarter(unsure)
+            volatile = self._warpid_term(info)
+            if volatile is not None:
+                self.findings.add(
+                    FindingKind.VOLATILE_WARPID, ("lanes-warpid", op),
+                    warning(op, f"the lane of {op.name}'s address comes from %warpid, which the PTX "
+                            "ISA calls volatile (the warp's slot on the SM, which may change while it "
+                            "runs, not its index in the CTA): cannot prove that it stays in its lane "
+                            "quarter; derive the quarter from %tid.x / 32").attach_note(
+                        "%warpid is read here", volatile
+                    ),
+                )
+                return
             self.findings.add(
                 FindingKind.LANE_QUARTER, ("lanes-unknown", op),
                 warning(op, f"cannot prove that warp {unsure}'s {op.name} stays in its lane quarter "
                         f"{q.start}..{q.stop - 1}: the lane of its address is not known statically"),
             )
+
+    def _warpid_term(self, info: OpInfo) -> Operation | None:
+        """The %warpid read an access's address is computed from, if it is."""
+        address = info.effect.address if info.effect is not None else None
+        work, seen = [address] if address is not None else [], set()
+        while work and len(seen) < 256:
+            value = work.pop()
+            owner = getattr(value, "owner", None)
+            if not isinstance(owner, Operation) or owner in seen:
+                continue
+            seen.add(owner)
+            if owner.name == "nvvm.read.ptx.sreg.warpid":
+                return owner
+            work.extend(owner.operands)
+        return None
 
     def _lane_range(self, info: OpInfo, w: int) -> tuple[int, int]:
         assert info.rest is not None
