@@ -12,7 +12,7 @@ from tmem_dialect.memory_model import (
     retired_by,
     same_thread_requirement,
 )
-from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.analysis.ops import OpInfo, name_of, name_unknown
 from tmem_dialect.passes.analysis.state import Access, Local
 from tmem_dialect.passes.cells import Certainty, overlap_at_distance
 from tmem_dialect.passes.cfg import Loop
@@ -251,7 +251,7 @@ class SameThreadRules:
                 info.op,
                 f"cannot prove that {name_of(info)} and an outstanding {name_of(earlier)} of the same "
                 f"warp touch different TMEM cells; {wait} between them would order them "
-                f"({req.rule.cite()})",
+                f"({req.rule.cite()}){name_unknown(info.rest, earlier.rest)}",
             )
         diag.attach_note(f"the outstanding {name_of(earlier)}", earlier.op)
         self.findings.add(FindingKind.of_rule(req.rule), ("same-thread", info.op, req.wait), diag)

@@ -12,6 +12,7 @@ from tmem_dialect.passes.analysis.ops import (
     Category,
     OpInfo,
     name_of,
+    name_unknown,
     other_warp,
 )
 from tmem_dialect.passes.cells import Anchor, Box, disjoint_allocations
@@ -178,7 +179,7 @@ class CrossWarpRules:
                 text = (
                     f"cannot prove that {name_of(b_info)} of warp {wb} touches other TMEM cells than "
                     f"{name_of(a_info)} of warp {wa}, which warp {wa} did not wait for ({wait}) "
-                    f"before the barrier ({req.rule.cite()})"
+                    f"before the barrier ({req.rule.cite()}){name_unknown(b_info.rest, a_info.rest)}"
                 )
             diag = (error if exact else warning)(b_info.op, text)
             diag.attach_note(f"the {name_of(a_info)} of warp {wa}", a_info.op)
@@ -193,6 +194,7 @@ class CrossWarpRules:
                 text = (
                     f"cannot prove that {name_of(b_info)} of warp {wb} and {name_of(a_info)} of warp "
                     f"{wa} touch different TMEM cells; nothing orders them ({req.rule.cite()})"
+                    f"{name_unknown(b_info.rest, a_info.rest)}"
                 )
             diag = (error if exact else warning)(b_info.op, text)
             if a_info.op is not b_info.op:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic
@@ -162,3 +162,19 @@ class Findings:
 
     def items(self) -> list[tuple[FindingKind, Diagnostic]]:
         return list(zip(self.kinds, self.diagnostics))
+
+
+def name_unknown(*forms: Form | None) -> str:
+    """Names the value a 'cannot prove' warning could not see through: the first symbol of
+    `forms`, as a clause to end the message with ("" when there is none to name)."""
+    for form in forms:
+        for sym, _ in form.terms if form is not None else ():
+            value = sym.value
+            if value is None:
+                continue
+            if value.name_hint:
+                return f" (it depends on %{value.name_hint})"
+            if isinstance(value, BlockArgument):
+                return f" (it depends on argument #{value.index} of a block)"
+            return f" (it depends on the result of {value.owner.name})"  # type: ignore[union-attr]
+    return ""

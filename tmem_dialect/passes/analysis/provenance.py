@@ -8,7 +8,7 @@ from tmem_dialect import isa
 from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.analysis.ops import OpInfo, name_of, name_unknown
 from tmem_dialect.passes.analysis.state import Local
 
 
@@ -106,7 +106,7 @@ class ProvenanceRules:
             f"{ncols} columns (columns 0..{ncols - 1})"
             if sure else
             f"cannot prove that {name_of(info)} of warp {w} stays inside its allocation of {ncols} "
-            f"columns: its column offset ranges over {lo}..{hi}"
+            f"columns: its column offset ranges over {lo}..{hi}{name_unknown(info.rest)}"
         )
         diag = (error if sure else warning)(info.op, text)
         diag.attach_note(f"the allocation of {ncols} columns", live[0].op)

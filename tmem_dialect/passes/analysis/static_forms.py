@@ -9,9 +9,10 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.analysis.ops import Category, OpInfo, few_warps
+from tmem_dialect.passes.analysis.ops import Category, OpInfo, few_warps, name_unknown
 from tmem_dialect.passes.cells import lane_known
 from tmem_dialect.passes.cfg import Node
+from tmem_dialect.passes.forms import Form
 from tmem_dialect.passes.threads import Uniformity
 
 
@@ -50,7 +51,7 @@ class StaticFormRules:
             self.findings.add(
                 FindingKind.DIVERGENT_OPERAND, ("taddr-unknown", op),
                 warning(op, f"cannot prove that every thread of a warp passes the same TMEM address "
-                        f"to {op.name}"),
+                        f"to {op.name}{name_unknown(info.rest)}"),
             )
             return
         boxes = self._boxes(info) if lane_known(info.anchor) else None
@@ -101,7 +102,8 @@ class StaticFormRules:
             self.findings.add(
                 FindingKind.LANE_QUARTER, ("lanes-unknown", op),
                 warning(op, f"cannot prove that warp {unsure}'s {op.name} stays in its lane quarter "
-                        f"{q.start}..{q.stop - 1}: the lane of its address is not known statically"),
+                        f"{q.start}..{q.stop - 1}: the lane of its address is not known statically"
+                        f"{name_unknown(info.rest, Form(0, info.anchor or ()))}"),
             )
 
     def _warpid_term(self, info: OpInfo) -> Operation | None:
