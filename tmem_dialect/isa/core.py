@@ -1,4 +1,4 @@
-"""The tcgen05 ISA tables: TMEM geometry, ld/st shapes, legal nums, register counts, fragment maps, nCols.
+"""TMEM geometry and tcgen05.ld/st: shapes, legal nums, register counts, fragment maps, nCols, PTX targets.
 
 This module is the single source of truth for the static facts of ../shared/TMEM_FACTS.md.
 Verifiers, passes, the lowering and the interpreter ask it; none of them re-derive these facts.

@@ -1,0 +1,17 @@
+"""The tcgen05 ISA tables, one module per family; `from tmem_dialect import isa` sees them all.
+
+This package is the single source of truth for the static facts of ../shared/TMEM_FACTS.md and
+the PTX ISA sections each module cites. Verifiers, passes, the lowering and the interpreter ask
+it; none of them re-derive these facts.
+- core: TMEM geometry, tcgen05.ld/st shapes and fragments, alloc nCols, PTX targets;
+- mma: tcgen05.mma kinds, shapes, instruction descriptors, accumulator layouts;
+- smem: the shared-memory matrix descriptor, swizzle modes, canonical layouts;
+- cp: tcgen05.cp shapes/multicast/footprints and tcgen05.shift;
+- sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs.
+"""
+
+from tmem_dialect.isa.core import *  # noqa: F401,F403
+from tmem_dialect.isa.cp import *  # noqa: F401,F403
+from tmem_dialect.isa.mma import *  # noqa: F401,F403
+from tmem_dialect.isa.smem import *  # noqa: F401,F403
+from tmem_dialect.isa.sync import *  # noqa: F401,F403

@@ -1,0 +1,136 @@
+"""tcgen05.cp and tcgen05.shift: shapes, multicast qualifiers, decompression formats, TMEM footprints.
+
+Sources: PTX ISA 9.7.16.2.3 "Data Movement Shape" (the .cp shapes and the implicit .31x256b of
+.shift), 9.7.16.8.3 "tcgen05.cp" (multicast .warpx2::02_13 / .warpx2::01_23 / .warpx4, and the
+.b8x16.b6x16_p32 / .b8x16.b4x16_p64 decompression), 9.7.16.8.4 "tcgen05.shift"; which shape takes
+which multicast checked form by form with ptxas 13.0 (tests/test_ptxas_mma_legality.py) [ptxas].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from tmem_dialect.isa.core import LANES_PER_WARP
+
+
+class CpShape(Enum):
+    """`.shape` of tcgen05.cp: source rows x bits per row."""
+
+    S128x256b = "128x256b"
+    S4x256b = "4x256b"
+    S128x128b = "128x128b"
+    S64x128b = "64x128b"
+    S32x128b = "32x128b"
+
+    @property
+    def rows(self) -> int:
+        return int(self.value.split("x")[0])
+
+    @property
+    def row_bits(self) -> int:
+        return int(self.value.split("x")[1].removesuffix("b"))
+
+    @property
+    def columns(self) -> int:
+        """32-bit TMEM columns each destination lane receives."""
+        return self.row_bits // 32
+
+
+class CpMulticast(Enum):
+    """Multicast qualifiers of tcgen05.cp (`.warpx2::02_13` etc.)."""
+
+    WARPX2_02_13 = "warpx2::02_13"
+    WARPX2_01_23 = "warpx2::01_23"
+    WARPX4 = "warpx4"
+
+
+class CpSourceFormat(Enum):
+    """Decompression of the source: `.b8x16.b6x16_p32` or `.b8x16.b4x16_p64`."""
+
+    B6x16_P32 = "b6x16_p32"
+    B4x16_P64 = "b4x16_p64"
+
+
+# shape -> the multicast it needs (None: it takes none) [ptxas]
+_CP_MULTICAST: dict[CpShape, frozenset[CpMulticast | None]] = {
+    CpShape.S128x256b: frozenset({None}),
+    CpShape.S4x256b: frozenset({None}),
+    CpShape.S128x128b: frozenset({None}),
+    CpShape.S64x128b: frozenset({CpMulticast.WARPX2_02_13, CpMulticast.WARPX2_01_23}),
+    CpShape.S32x128b: frozenset({CpMulticast.WARPX4}),
+}
+
+
+def cp_form_error(shape: CpShape, multicast: CpMulticast | None) -> str | None:
+    legal = _CP_MULTICAST[shape]
+    if multicast in legal:
+        return None
+    if multicast is None:
+        names = " or ".join(f".{m.value}" for m in sorted(legal, key=lambda m: m.value))  # type: ignore[union-attr]
+        return f"tcgen05.cp.{shape.value} needs a multicast qualifier ({names})"
+    if legal == {None}:
+        return f"tcgen05.cp.{shape.value} takes no multicast qualifier, got .{multicast.value}"
+    names = " or ".join(f".{m.value}" for m in sorted(legal, key=lambda m: m.value))  # type: ignore[union-attr]
+    return f"tcgen05.cp.{shape.value} takes {names}, not .{multicast.value}"
+
+
+@dataclass(frozen=True)
+class CpFootprint:
+    """Where one tcgen05.cp writes, relative to taddr: (source row -> destination lanes), columns.
+
+    `lanes[r]` lists the lanes (relative to taddr's lane) that receive source row r: one lane
+    without multicast; with .warpx2 each row goes to two lane quarters, with .warpx4 to all four.
+    """
+
+    lanes: tuple[tuple[int, ...], ...]
+    columns: int
+
+    @property
+    def lane_set(self) -> frozenset[int]:
+        return frozenset(lane for row in self.lanes for lane in row)
+
+
+def cp_footprint(shape: CpShape, multicast: CpMulticast | None) -> CpFootprint:
+    """The footprint of a legal form (raises ValueError on an illegal one).
+
+    - 128x256b, 128x128b: row r -> lane r.  4x256b: row r -> lane r (4 lanes).
+    - 64x128b.warpx2::02_13: rows 0-31 -> quarters 0 and 2, rows 32-63 -> quarters 1 and 3;
+      .warpx2::01_23: rows 0-31 -> quarters 0 and 1, rows 32-63 -> quarters 2 and 3.
+    - 32x128b.warpx4: row r -> lane r of every quarter.
+    """
+    if err := cp_form_error(shape, multicast):
+        raise ValueError(err)
+    q = LANES_PER_WARP
+    if multicast is None:
+        lanes = tuple((r,) for r in range(shape.rows))
+    elif multicast is CpMulticast.WARPX4:
+        lanes = tuple(tuple(w * q + r for w in range(4)) for r in range(shape.rows))
+    else:
+        pairs = ((0, 2), (1, 3)) if multicast is CpMulticast.WARPX2_02_13 else ((0, 1), (2, 3))
+        lanes = tuple(tuple(w * q + r % q for w in pairs[r // q]) for r in range(shape.rows))
+    return CpFootprint(lanes, shape.columns)
+
+
+def cp_mnemonic(
+    shape: CpShape, cta_group: int, multicast: CpMulticast | None = None, source: CpSourceFormat | None = None
+) -> str:
+    """`tcgen05.cp.cta_group::N.<shape>{.<multicast>}{.b8x16.<source>}` (spelled as given)."""
+    parts = [f"tcgen05.cp.cta_group::{cta_group}", shape.value]
+    if multicast is not None:
+        parts.append(multicast.value)
+    if source is not None:
+        parts += ["b8x16", source.value]
+    return ".".join(parts)
+
+
+# ---- tcgen05.shift ----------------------------------------------------------------------------
+
+# tcgen05.shift moves 32-byte (8-column) elements of every row but the last one row down; the
+# ISA's shape table names its implicit shape .31x256b.
+SHIFT_SHAPE = "31x256b"
+SHIFT_COLUMNS = 8
+
+
+def shift_mnemonic(cta_group: int) -> str:
+    return f"tcgen05.shift.cta_group::{cta_group}.down"

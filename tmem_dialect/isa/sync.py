@@ -1,0 +1,104 @@
+"""Completion and synchronization facts: tcgen05.commit, mbarriers, proxy fences, elect, pipelined pairs.
+
+Sources: PTX ISA 9.7.16.7.1 "tcgen05.commit"; 9.7.13.15 "Parallel Synchronization and
+Communication Instructions: mbarrier" (9.7.13.15.1 object, .2 phases, .11 init, .12 inval,
+.13 expect_tx, .14 complete_tx, .15 arrive, .16 arrive_drop, .17 test_wait/try_wait);
+9.7.13.4 "membar/fence" (fence.proxy.async, fence.mbarrier_init); 9.7.13.x "elect.sync";
+9.7.16.6 "tcgen05 Memory Consistency Model", 9.7.16.6.3 "Pipelined tcgen05 instructions".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+MBARRIER_BYTES = 8  # an mbarrier object is a 64-bit, 8-byte aligned shared-memory word
+MBARRIER_ALIGN = 8
+# init count: the expected arrival count, in [1, 2^20 - 1] (9.7.13.15.1)
+MBARRIER_MAX_COUNT = (1 << 20) - 1
+# tx-count range of expect_tx / complete_tx / arrive.expect_tx: [0, 2^20 - 1]
+MBARRIER_MAX_TX = (1 << 20) - 1
+COMMIT_MULTICAST_BITS = 16  # commit's multicast mask: one bit per CTA of the cluster
+
+
+def mbarrier_count_error(count: int) -> str | None:
+    if not 1 <= count <= MBARRIER_MAX_COUNT:
+        return f"an mbarrier arrival count must be in [1, {MBARRIER_MAX_COUNT}], got {count}"
+    return None
+
+
+def tx_count_error(count: int) -> str | None:
+    if not 0 <= count <= MBARRIER_MAX_TX:
+        return f"a transaction count must be in [0, {MBARRIER_MAX_TX}], got {count}"
+    return None
+
+
+def parity_error(parity: int) -> str | None:
+    if parity not in (0, 1):
+        return f"a phase parity is 0 or 1, got {parity}"
+    return None
+
+
+def commit_mnemonic(cta_group: int, multicast: bool) -> str:
+    """`tcgen05.commit.cta_group::N.mbarrier::arrive::one.shared::cluster{.multicast::cluster}.b64`."""
+    mc = ".multicast::cluster" if multicast else ""
+    return f"tcgen05.commit.cta_group::{cta_group}.mbarrier::arrive::one.shared::cluster{mc}.b64"
+
+
+def commit_multicast_error(cta_group: int, multicast: bool) -> str | None:
+    """The multicast mask signals the mbarriers of several CTAs; PTX allows it with either
+    cta_group, and kernels use it with cta_group::2 to reach both CTAs of the pair [ptxas]."""
+    return None
+
+
+class ProxyKind(Enum):
+    """fence.proxy kinds (upstream #nvvm.proxy_kind)."""
+
+    ALIAS = "alias"
+    ASYNC = "async"
+    ASYNC_GLOBAL = "async.global"
+    ASYNC_SHARED = "async.shared"
+
+
+def fence_proxy_mnemonic(kind: ProxyKind, shared_space: str | None = None) -> str:
+    """`fence.proxy.async` / `fence.proxy.async.global` / `fence.proxy.async.shared::{cta|cluster}`."""
+    if kind is ProxyKind.ASYNC_SHARED:
+        return f"fence.proxy.async.shared::{shared_space or 'cta'}"
+    return f"fence.proxy.{kind.value}"
+
+
+FENCE_MBARRIER_INIT = "fence.mbarrier_init.release.cluster"
+ELECT_SYNC = "elect.sync"
+
+
+# ---- pipelined tcgen05 pairs (9.7.16.6.3) -----------------------------------------------------
+
+
+class PipelineCondition(Enum):
+    """What must hold for an asynchronous pair to be ordered without a wait."""
+
+    SAME_CTA_GROUP = "same cta_group"
+    SAME_CTA_GROUP_ACCUMULATOR_SHAPE = "same cta_group, same accumulator and shape"
+
+
+@dataclass(frozen=True)
+class PipelinedPair:
+    earlier: str  # "mma", "cp", "shift" (cp4x256b: tcgen05.cp.4x256b only)
+    later: str
+    condition: PipelineCondition
+
+
+# Asynchronous tcgen05 pairs of one thread that the ISA executes in issue order: the later op
+# observes the earlier one's effect without any wait. Every other async pair is unordered.
+PIPELINED_PAIRS = (
+    PipelinedPair("mma", "mma", PipelineCondition.SAME_CTA_GROUP_ACCUMULATOR_SHAPE),
+    PipelinedPair("cp", "mma", PipelineCondition.SAME_CTA_GROUP),
+    PipelinedPair("shift", "mma", PipelineCondition.SAME_CTA_GROUP),
+    PipelinedPair("shift", "cp4x256b", PipelineCondition.SAME_CTA_GROUP),
+    PipelinedPair("mma", "shift", PipelineCondition.SAME_CTA_GROUP),
+)
+
+
+def pipelined(earlier: str, later: str) -> PipelinedPair | None:
+    """The pipelined-pair entry for (earlier, later) async op names, or None."""
+    return next((p for p in PIPELINED_PAIRS if (p.earlier, p.later) == (earlier, later)), None)
