@@ -27,6 +27,32 @@ class EffectKind(Enum):
     FENCE_BEFORE = "fence::before_thread_sync"
     FENCE_AFTER = "fence::after_thread_sync"
     BARRIER = "barrier"
+    SHIFT = "shift"
+    """tcgen05.shift: async; moves the rows of TMEM columns one lane down (reads and writes TMEM)."""
+    COMMIT = "commit"
+    """tcgen05.commit: the mbarrier arrives once all prior async tcgen05 ops (mma, cp, shift) of
+    this thread complete; the completion mechanism of those ops (not of ld/st)."""
+    MBARRIER_INIT = "mbarrier.init"
+    """mbarrier.init: sets the expected arrival count; phase 0 begins."""
+    MBARRIER_ARRIVE = "mbarrier.arrive"
+    """mbarrier.arrive (with a count, or .expect_tx): an arrival on the current phase; it releases
+    this thread's prior memory operations to whoever observes the phase completing."""
+    MBARRIER_EXPECT_TX = "mbarrier.expect_tx"
+    """mbarrier.expect_tx: raises the phase's pending transaction count."""
+    MBARRIER_COMPLETE_TX = "mbarrier.complete_tx"
+    """mbarrier.complete_tx: lowers the pending transaction count (as an async copy's bytes land)."""
+    MBARRIER_WAIT = "mbarrier.wait"
+    """mbarrier.try_wait / test_wait (parity or token): observing a completed phase acquires what
+    the arrivals released (the consumer side of commit -> mbarrier -> wait)."""
+    MBARRIER_INVAL = "mbarrier.inval"
+    """mbarrier.inval: the object stops being an mbarrier (its memory may be reused)."""
+    FENCE_MBARRIER_INIT = "fence.mbarrier_init"
+    """fence.mbarrier_init.release.cluster: makes prior mbarrier.init visible to the cluster and the async proxy."""
+    FENCE_PROXY_ASYNC = "fence.proxy.async"
+    """fence.proxy.async: orders generic-proxy shared-memory writes (st.shared) before async-proxy
+    reads (tcgen05.mma/cp operands, TMA) that follow."""
+    ELECT = "elect.sync"
+    """elect.sync: one lane of the warp is elected (the usual issuer of mma/commit)."""
 
     @property
     def is_async_access(self) -> bool:
@@ -34,11 +60,15 @@ class EffectKind(Enum):
 
     @property
     def reads_tmem(self) -> bool:
-        return self in (EffectKind.LD, EffectKind.MMA)
+        return self in (EffectKind.LD, EffectKind.MMA, EffectKind.SHIFT)
 
     @property
     def writes_tmem(self) -> bool:
-        return self in (EffectKind.ST, EffectKind.MMA, EffectKind.CP)
+        return self in (EffectKind.ST, EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT)
+
+    @property
+    def is_mbarrier_op(self) -> bool:
+        return self in _MBARRIER
 
     @property
     def is_warp_collective(self) -> bool:
@@ -46,7 +76,17 @@ class EffectKind(Enum):
         return self in _COLLECTIVE
 
 
-_ASYNC = frozenset({EffectKind.LD, EffectKind.ST, EffectKind.MMA, EffectKind.CP})
+_ASYNC = frozenset({EffectKind.LD, EffectKind.ST, EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+_MBARRIER = frozenset(
+    {
+        EffectKind.MBARRIER_INIT,
+        EffectKind.MBARRIER_ARRIVE,
+        EffectKind.MBARRIER_EXPECT_TX,
+        EffectKind.MBARRIER_COMPLETE_TX,
+        EffectKind.MBARRIER_WAIT,
+        EffectKind.MBARRIER_INVAL,
+    }
+)
 _COLLECTIVE = frozenset(
     {
         EffectKind.ALLOC,

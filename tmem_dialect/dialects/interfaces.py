@@ -38,6 +38,21 @@ class TMEMEffect:
     packed: bool = False
     offset: int | None = None
     registers: SSAValue | None = None
+    # tcgen05.mma / cp / shift / commit and the mbarrier ops:
+    tmem_reads: tuple[SSAValue, ...] = ()
+    """Further TMEM addresses read: A in TMEM, scale factors, sparsity metadata."""
+    extent: tuple[int, int] | None = None
+    """(lanes, columns) written from `address`, when the op's constant fields fix it."""
+    accumulate: SSAValue | None = None
+    """mma's enable-input-d predicate (false: D is overwritten, true: accumulated into)."""
+    mbarrier: SSAValue | None = None
+    """The mbarrier an mbarrier op or tcgen05.commit acts on."""
+    count: SSAValue | None = None
+    """The arrival count (init, arrive) or transaction count (expect_tx, complete_tx)."""
+    phase: SSAValue | None = None
+    """The parity (i32) or state token (i64) a try_wait/test_wait observes."""
+    multicast: SSAValue | None = None
+    """commit's 16-bit CTA mask."""
 
     @property
     def footprint(self) -> isa.Footprint | None:

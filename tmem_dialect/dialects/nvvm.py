@@ -24,8 +24,8 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    ParsePropInAttrDict,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -41,8 +41,8 @@ from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, TMEM_ADDRESS_SPACE, pointer_address_space
-from tmem_dialect.dialects.llvm_ext import ConstantRangeAttr
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
+from tmem_dialect.dialects.llvm_ext import ConstantRangeAttr
 from tmem_dialect.memory_model import EffectKind
 
 
@@ -664,25 +664,39 @@ def constant_int(value: SSAValue) -> int | None:
     return None
 
 
-NVVM = Dialect(
-    "nvvm",
-    [
-        Tcgen05AllocOp,
-        Tcgen05DeallocOp,
-        Tcgen05RelinquishAllocPermitOp,
-        Tcgen05LdOp,
-        Tcgen05StOp,
-        Tcgen05WaitOp,
-        Tcgen05FenceOp,
-        BarrierOp,
-        BarrierArriveOp,
-        ShflSyncOp,
-        ClusterArriveOp,
-        ClusterArriveRelaxedOp,
-        ClusterWaitOp,
-        *SPECIAL_REGISTERS,
-    ],
-    [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr],
-)
+def _build_dialect() -> Dialect:
+    # nvvm_async builds on this module's attributes, so its ops join the dialect lazily.
+    from tmem_dialect.dialects.nvvm_async import ASYNC_ATTRS, ASYNC_OPS
+
+    return Dialect(
+        "nvvm",
+        [
+            *ASYNC_OPS,
+            Tcgen05AllocOp,
+            Tcgen05DeallocOp,
+            Tcgen05RelinquishAllocPermitOp,
+            Tcgen05LdOp,
+            Tcgen05StOp,
+            Tcgen05WaitOp,
+            Tcgen05FenceOp,
+            BarrierOp,
+            BarrierArriveOp,
+            ShflSyncOp,
+            ClusterArriveOp,
+            ClusterArriveRelaxedOp,
+            ClusterWaitOp,
+            *SPECIAL_REGISTERS,
+        ],
+        [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr, *ASYNC_ATTRS],
+    )
 
 
+_DIALECT: list[Dialect] = []
+
+
+def __getattr__(name: str) -> Dialect:
+    if name == "NVVM":
+        if not _DIALECT:
+            _DIALECT.append(_build_dialect())
+        return _DIALECT[0]
+    raise AttributeError(name)

@@ -9,12 +9,12 @@ from math import prod
 import numpy as np
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.builtin import (
+    I32,
+    I64,
     ArrayAttr,
     DenseArrayBase,
     IntAttr,
     IntegerAttr,
-    I32,
-    I64,
     MemRefType,
     ModuleOp,
     UnitAttr,
@@ -50,7 +50,7 @@ from xdsl.utils.str_enum import StrEnum
 from tmem_dialect import isa
 from tmem_dialect.conventions import KERNEL_ATTR, REQNTID_ATTR, SHARED_ADDRESS_SPACE  # noqa: F401 (re-exported)
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
-from tmem_dialect.layout import AXES, LANEID, M, TCOL, TLANE, WARPID, Iter, TileLayout
+from tmem_dialect.layout import AXES, LANEID, TCOL, TLANE, WARPID, Iter, M, TileLayout
 from tmem_dialect.memory_model import EffectKind
 
 # ---------------------------------------------------------------------------------------------
@@ -899,9 +899,12 @@ class TileStoreOp(_TileOp):
 # Kernel attributes on func.func (the tcgen05-level equivalents of nvvm.kernel / nvvm.reqntid)
 # are KERNEL_ATTR and REQNTID_ATTR of tmem_dialect.conventions.
 
+from tmem_dialect.dialects.tcgen05_mma import ASYNC_ATTRS, ASYNC_OPS
+
 TCGEN05 = Dialect(
     "tcgen05",
     [
+        *ASYNC_OPS,
         AllocOp,
         DeallocOp,
         RelinquishAllocPermitOp,
@@ -920,5 +923,6 @@ TCGEN05 = Dialect(
         FenceKindAttr,
         LayoutAttr,
         TMEMBufferType,
+        *ASYNC_ATTRS,
     ],
 )

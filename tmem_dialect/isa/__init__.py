@@ -10,8 +10,8 @@ it; none of them re-derive these facts.
 - sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs.
 """
 
-from tmem_dialect.isa.core import *  # noqa: F401,F403
-from tmem_dialect.isa.cp import *  # noqa: F401,F403
-from tmem_dialect.isa.mma import *  # noqa: F401,F403
-from tmem_dialect.isa.smem import *  # noqa: F401,F403
-from tmem_dialect.isa.sync import *  # noqa: F401,F403
+from tmem_dialect.isa.core import *
+from tmem_dialect.isa.cp import *
+from tmem_dialect.isa.mma import *
+from tmem_dialect.isa.smem import *
+from tmem_dialect.isa.sync import *

@@ -220,9 +220,13 @@ def scale_input_d_error(value: int) -> str | None:
 
 
 def min_ptx_version(kind: Kind, scale_vec: ScaleVec | None) -> tuple[int, int]:
+    """The first PTX ISA version with this form [ptxas]: no scale_vec on mxf8f6f4/mxf4 means
+    .block32 and needs 8.8."""
     version = kind.min_ptx_version
     if scale_vec is not None:
         version = max(version, scale_vec.min_ptx_version)
+    elif kind in (Kind.MXF8F6F4, Kind.MXF4):
+        version = max(version, (8, 8))
     return version
 
 
@@ -331,7 +335,9 @@ class InstrDescriptor:
     b_scale_id: int = 0
     ws_max_shift: int = 0
 
-    def errors(self, cta_group: int = 1, ws: bool = False) -> list[str]:
+    def errors(self, cta_group: int | None = 1, ws: bool = False) -> list[str]:
+        """What the ISA forbids in these fields; M x N legality needs the mma's cta_group and .ws
+        (cta_group None: check the fields alone)."""
         out: list[str] = []
         codes = AB_TYPE_CODES[self.kind]
         for role, t in (("A", self.a_type), ("B", self.b_type)):
@@ -360,7 +366,7 @@ class InstrDescriptor:
             out.append("the maximum B-reuse shift is a .ws field")
         if self.m % 16 or self.n % 8:
             out.append(f"M must be a multiple of 16 and N of 8 to be encoded, got M = {self.m}, N = {self.n}")
-        if err := shape_error(self.kind, cta_group, self.m, self.n, ws, self.sparse):
+        if cta_group is not None and (err := shape_error(self.kind, cta_group, self.m, self.n, ws, self.sparse)):
             out.append(err)
         return out
 
