@@ -15,6 +15,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from tmem_dialect.conventions import NVVM_KERNEL_ATTR, NVVM_SPELLING, TMEM_ADDRESS_SPACE
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, constant, inttoptr
+from tmem_dialect.lowering.tcgen05_mma_to_nvvm import mma_patterns
 
 TMEM = TMEM_ADDRESS_SPACE
 
@@ -137,6 +138,7 @@ def tcgen05_patterns(converter: TypeConverter) -> list[RewritePattern]:
         WaitLowering(),
         FenceLowering(),
         DeclBufferLowering(),
+        *mma_patterns(),
         FuncLowering(converter),
         ReturnLowering(),
     ]

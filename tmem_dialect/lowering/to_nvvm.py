@@ -45,6 +45,7 @@ from tmem_dialect.lowering.arith_to_llvm import DIRECT_BINARY, MIN_MAX, arith_pa
 from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured_control_flow
 from tmem_dialect.lowering.llvm_builders import InheritLocation, TypeConverter
 from tmem_dialect.lowering.memory_to_llvm import memory_patterns
+from tmem_dialect.dialects.tcgen05_mma import ASYNC_OPS
 from tmem_dialect.lowering.tcgen05_to_nvvm import tcgen05_patterns
 from tmem_dialect.lowering.vector_to_llvm import vector_patterns
 
@@ -88,6 +89,7 @@ LOWERABLE: frozenset[type[Operation]] = frozenset(
         tcgen05.WaitOp,
         tcgen05.FenceOp,
         tcgen05.DeclBufferOp,
+        *ASYNC_OPS,
         func.ReturnOp,
     }
 )
