@@ -35,8 +35,10 @@ from tmem_dialect.conventions import (
 )
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import llvm_ext, nvvm
+from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
 from tmem_dialect.lowering.ptx_values import (
     Address,
+    Unsupported,
     Imm,
     Operand,
     Reg,
@@ -254,8 +256,7 @@ def _natural_alignment(t: Attribute) -> int:
     return byte_size(t) or 1
 
 
-class _Unsupported(Exception):
-    """Raised inside an op handler: the op is outside the subset (message names why)."""
+_Unsupported = Unsupported
 
 
 @dataclass
@@ -506,6 +507,11 @@ class _FunctionEmitter:
 
     def constant(self, op: llvm.ConstantOp) -> None:
         t = op.result.type
+        if t == IntegerType(8) and isinstance(op.value, IntegerAttr):
+            # i8 constants (the descriptor fields of nvvm.tcgen05.mma_smem_desc) live in 16-bit
+            # registers when one is needed, as in LLVM NVPTX; i8 memory access stays unsupported.
+            self.define(op.result, [int_imm(RegClass.B16, op.value.value.data & 0xFF)])
+            return
         cls = self.class_of(t)
         attr = op.value
         if isinstance(attr, DenseIntOrFPElementsAttr):
@@ -1150,4 +1156,5 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.Tcgen05StOp: _FunctionEmitter.tcgen05_st,
     nvvm.Tcgen05WaitOp: _FunctionEmitter.tcgen05_wait,
     nvvm.Tcgen05FenceOp: _FunctionEmitter.tcgen05_fence,
+    **ASYNC_HANDLERS,
 }  # type: ignore[dict-item]

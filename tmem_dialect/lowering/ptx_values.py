@@ -21,6 +21,10 @@ from tmem_dialect.conventions import TMEM_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.integers import as_signed, wrap
 
 
+class Unsupported(Exception):
+    """Raised inside an op handler: the op is outside the PTX target's subset (message names why)."""
+
+
 class RegClass(Enum):
     """LLVM NVPTX's register classes: registers are untyped bit containers of one width."""
 
