@@ -9,10 +9,17 @@ from __future__ import annotations
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, i1, i8, i32, i64
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from tmem_dialect import isa
-from tmem_dialect.dialects import nvvm, nvvm_async as up, tcgen05_mbarrier as mb, tcgen05_mma as tc
+from tmem_dialect.dialects import nvvm
+from tmem_dialect.dialects import nvvm_async as up
+from tmem_dialect.dialects import tcgen05_mbarrier as mb
+from tmem_dialect.dialects import tcgen05_mma as tc
 from tmem_dialect.lowering.llvm_builders import constant, inttoptr
 
 TMEM = nvvm.TMEM_ADDRESS_SPACE

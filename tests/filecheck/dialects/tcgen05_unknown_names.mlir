@@ -11,8 +11,8 @@ func.func @k(%a: i32) {
 // -----
 
 func.func @k(%a: i32) {
-  // expected-error@+1 {{unregistered operation 'tcgen05.mma'}}
-  "tcgen05.mma"(%a) : (i32) -> ()
+  // expected-error@+1 {{unregistered operation 'tcgen05.gemm'}}
+  "tcgen05.gemm"(%a) : (i32) -> ()
   func.return
 }
 
