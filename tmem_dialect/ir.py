@@ -6,27 +6,15 @@ import re
 from bisect import bisect_right
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (
-    FileLineColLoc,
-    IntAttr,
-    ModuleOp,
-    StringAttr,
-    UnknownLoc,
-)
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.exceptions import ParseError, VerifyException
 
-from tmem_dialect.diagnostics import (
-    Diagnostic,
-    DiagnosticError,
-    Severity,
-    SourceLocation,
-    error,
-)
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation, error
 
 
 class LinearTimeLexer(MLIRLexer):

@@ -34,7 +34,7 @@ class WarpClock:
 
     @staticmethod
     def new(me: int, warps: int) -> WarpClock:
-        z = lambda: np.zeros(warps, dtype=np.int64)
+        z = lambda: np.zeros(warps, dtype=np.int64)  # noqa: E731
         clock = WarpClock(me, z(), z(), z())
         clock.vc[me] = 1  # others know nothing of this warp yet: they hold 0
         return clock

@@ -18,8 +18,8 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.findings import FindingKind
 from tmem_dialect import memory_model as mm
-from tmem_dialect.interpreter.sync import WarpClock
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.interpreter.sync import WarpClock
 
 LANES, COLUMNS = isa.TMEM_LANES, isa.TMEM_COLUMNS
 CELLS = LANES * COLUMNS

@@ -12,12 +12,12 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
-    UnknownLoc,
     UnrealizedConversionCastOp,
     VectorType,
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import UnknownLoc
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 

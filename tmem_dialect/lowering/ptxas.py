@@ -10,13 +10,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from tmem_dialect.diagnostics import (
-    Diagnostic,
-    DiagnosticError,
-    Severity,
-    error,
-    warning,
-)
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, error, warning
 from tmem_dialect.lowering.ptx_emitter import PTXModule
 
 # A ptxas that runs longer than this is stuck: a kernel module assembles in seconds.

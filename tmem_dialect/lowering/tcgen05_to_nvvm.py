@@ -10,20 +10,11 @@ from dataclasses import dataclass
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr, i32, i64
 from xdsl.ir import Attribute, Operation, Region
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tmem_dialect.conventions import NVVM_KERNEL_ATTR, NVVM_SPELLING, TMEM_ADDRESS_SPACE
 from tmem_dialect.dialects import nvvm, tcgen05
-from tmem_dialect.lowering.llvm_builders import (
-    TypeConverter,
-    as_pointer,
-    constant,
-    inttoptr,
-)
+from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, constant, inttoptr
 from tmem_dialect.lowering.tcgen05_mma_to_nvvm import mma_patterns
 
 TMEM = TMEM_ADDRESS_SPACE

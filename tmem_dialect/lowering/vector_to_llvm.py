@@ -7,11 +7,7 @@ from dataclasses import dataclass
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, VectorType, i32
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tmem_dialect.dialects.llvm_ext import ExtractElementOp, PoisonOp
 from tmem_dialect.lowering.llvm_builders import TypeConverter, constant

@@ -24,7 +24,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects import nvvm, tcgen05
-from tmem_dialect.layout import LANEID, TCOL, TLANE, WARPID, M, TileLayout
+from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, TileLayout
 from tmem_dialect.passes.lane_plan import (
     NONE,
     Failure,

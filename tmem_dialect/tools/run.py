@@ -8,13 +8,13 @@ import sys
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.utils.exceptions import DiagnosticException
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, Severity
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.tools import expected_diagnostics
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
+from xdsl.utils.exceptions import DiagnosticException
 
 _DTYPES = {
     "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,

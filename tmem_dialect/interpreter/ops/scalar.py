@@ -11,13 +11,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, llvm
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    impl,
-    register_impls,
-)
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from tmem_dialect.findings import FindingKind
