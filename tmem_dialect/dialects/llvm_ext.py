@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
-    IntegerAttr,
     IntegerType,
     SignlessIntegerConstraint,
-    UnitAttr,
     VectorType,
-    i64,
 )
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i64
 from xdsl.dialects.llvm import ATOMIC_ORDERING_KEYWORDS, LLVM
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (

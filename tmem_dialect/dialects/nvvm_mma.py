@@ -1,0 +1,656 @@
+"""Upstream NVVM's tcgen05 producers: nvvm.tcgen05.mma{,.sp,.block_scale,.sp.block_scale,.ws,.ws.sp},
+nvvm.tcgen05.cp, .shift, .commit and .mma_smem_desc, in iree-opt 3.13.0's exact custom syntax.
+"""
+
+
+from __future__ import annotations
+
+from enum import auto
+from typing import ClassVar
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    AnyVectorType,
+    BoolAttr,
+    IntegerType,
+    UnitAttr,
+    VectorType,
+    i1,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from tmem_dialect import isa
+from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
+from tmem_dialect.dialects.nvvm import (
+    CTA_1,
+    FALSE,
+    TMEM_POINTER,
+    Bracketed,
+    CTAGroupKind,
+    CTAGroupKindAttr,
+    constant_int,
+    pointer_address_space,
+)
+from tmem_dialect.memory_model import EffectKind
+
+i16 = IntegerType(16)
+from tmem_dialect.dialects.nvvm_custom import (
+    Angled,
+    Clause,
+    _parse_operands,
+    _parse_types,
+    _print_operands,
+    _print_types,
+    parse_clauses,
+    print_clauses,
+)
+
+
+class MMAKind(StrEnum):
+    f16 = auto()
+    tf32 = auto()
+    f8f6f4 = auto()
+    i8 = auto()
+    mxf8f6f4 = auto()
+    mxf4 = auto()
+    mxf4nvf4 = auto()
+
+    @property
+    def isa_kind(self) -> isa.Kind:
+        return isa.Kind(self.value)
+
+
+class CollectorOp(StrEnum):
+    discard = auto()
+    lastuse = auto()
+    fill = auto()
+    use = auto()
+
+
+class BlockScale(StrEnum):
+    default = auto()
+    block16 = auto()
+    block32 = auto()
+
+
+class CollectorB(StrEnum):
+    b0 = auto()
+    b1 = auto()
+    b2 = auto()
+    b3 = auto()
+
+
+class CpShape(StrEnum):
+    shape_128x256b = auto()
+    shape_4x256b = auto()
+    shape_128x128b = auto()
+    shape_64x128b = auto()
+    shape_32x128b = auto()
+
+    @property
+    def isa_shape(self) -> isa.CpShape:
+        return isa.CpShape(self.value.removeprefix("shape_"))
+
+
+class CpMulticast(StrEnum):
+    none = auto()
+    warpx2_02_13 = auto()
+    warpx2_01_23 = auto()
+    warpx4 = auto()
+
+    @property
+    def isa_multicast(self) -> isa.CpMulticast | None:
+        return None if self is CpMulticast.none else isa.CpMulticast(self.value.replace("x2_", "x2::"))
+
+
+class CpSrcFormat(StrEnum):
+    b6x16_p32 = auto()
+    b4x16_p64 = auto()
+
+
+
+@irdl_attr_definition
+class MMAKindAttr(Angled, EnumAttribute[MMAKind]):
+    name = "nvvm.tcgen05_mma_kind"
+
+
+@irdl_attr_definition
+class CollectorOpAttr(Angled, EnumAttribute[CollectorOp]):
+    name = "nvvm.tcgen05_mma_collectorop"
+
+
+@irdl_attr_definition
+class BlockScaleAttr(Angled, EnumAttribute[BlockScale]):
+    name = "nvvm.tcgen05_mma_block_scale"
+
+
+@irdl_attr_definition
+class CollectorBAttr(Angled, EnumAttribute[CollectorB]):
+    name = "nvvm.tcgen05_mma_collectorb"
+
+
+@irdl_attr_definition
+class CpShapeAttr(Angled, EnumAttribute[CpShape]):
+    name = "nvvm.tcgen05_cp_shape"
+
+
+@irdl_attr_definition
+class CpMulticastAttr(Angled, EnumAttribute[CpMulticast]):
+    name = "nvvm.tcgen05_cp_multicast"
+
+
+@irdl_attr_definition
+class CpSrcFormatAttr(Bracketed, EnumAttribute[CpSrcFormat]):
+    name = "nvvm.tcgen05_cp_src_fmt"
+
+
+
+DISCARD = CollectorOpAttr(CollectorOp.discard)
+DEFAULT_BLOCK_SCALE = BlockScaleAttr(BlockScale.default)
+B0 = CollectorBAttr(CollectorB.b0)
+NO_MULTICAST = CpMulticastAttr(CpMulticast.none)
+
+
+
+# ---- the tcgen05.mma family -----------------------------------------------------------------
+
+_KIND = Clause("kind", "kind", MMAKindAttr, lead=", ", always=True)
+_KIND_WS = Clause("kind", "kind", MMAKindAttr, lead=" ", always=True)
+_CTA = Clause("cta_group", "ctaGroup", CTAGroupKindAttr, lead=", ", always=True)
+_BLOCK = Clause("block_scale", "blockScale", BlockScaleAttr, default=DEFAULT_BLOCK_SCALE)
+_COLLECTOR_A = Clause("collector_a", "collectorOp", CollectorOpAttr, default=DISCARD)
+_COLLECTOR_B = Clause("collector_b", "collectorOpB", CollectorOpAttr, default=DISCARD)
+_A_SHIFT = Clause("a_shift", "aShift", None)
+_WS_BUFFER = Clause("collector_b_buffer", "collectorBBuffer", CollectorBAttr, default=B0)
+_WS_COLLECTOR = Clause("collector_b", "collectorOp", CollectorOpAttr, default=DISCARD)
+
+
+class _MmaBase(IRDLOperation, TMEMEffectOp):
+    """Shared by the six nvvm.tcgen05.mma ops: D, A (i64 descriptor or TMEM pointer), B, idesc,
+    enable-input-d, then each op's own operands (declared in each op, in upstream's order: xDSL
+    orders a subclass's own fields first)."""
+
+
+    # what the custom form holds after the five common operands, in order
+    TAIL_OPERANDS: ClassVar = ()
+    KEYWORD_OPERANDS: ClassVar = ()  # (keyword, operand) as `keyword = %v`
+    CLAUSES: ClassVar = ()
+    WS: ClassVar = False
+    SPARSE: ClassVar = False
+    BLOCK_SCALED: ClassVar = False
+
+    @property
+    def isa_kind(self) -> isa.Kind:
+        return self.kind.data.isa_kind
+
+    @property
+    def a_in_tmem(self) -> bool:
+        return pointer_address_space(self.matrixA.type) == nvvm_tmem_space()
+
+    @property
+    def cta_group_value(self) -> int:
+        group = self.properties.get("ctaGroup")
+        return group.data.count if isinstance(group, CTAGroupKindAttr) else 1
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _MmaBase:
+        names = ["matrixD", "matrixA", "matrixB", "idesc", "enableInputD", *cls.TAIL_OPERANDS]
+        unresolved = _parse_operands(parser)
+        bound = dict(zip(names, unresolved))
+        for keyword, operand in cls.KEYWORD_OPERANDS:
+            if parser.parse_optional_keyword(keyword) is not None:
+                parser.parse_punctuation("=")
+                bound[operand] = parser.parse_unresolved_operand()
+        props = parse_clauses(parser, cls.CLAUSES)
+        attrs = parser.parse_optional_attr_dict()
+        types = _parse_types(parser)
+        order = [n for n in cls.operand_order() if n in bound]
+        if len(order) != len(types):
+            parser.raise_error(f"expected {len(order)} operand types, got {len(types)}")
+        values = {n: parser.resolve_operand(bound[n], t) for n, t in zip(order, types)}
+        return cls.build_from(values, props, attrs)
+
+    @classmethod
+    def operand_order(cls) -> list[str]:
+        return [name for name, _ in cls.get_irdl_definition().operands]
+
+    @classmethod
+    def build_from(cls, values: dict[str, SSAValue], props: dict[str, Attribute], attrs: dict[str, Attribute]):
+        operands = []
+        for name, odef in cls.get_irdl_definition().operands:
+            v = values.get(name)
+            if type(odef).__name__ == "OptOperandDef":
+                operands.append([] if v is None else [v])
+            else:
+                operands.append(v)
+        return cls.create(
+            operands=[x for o in operands for x in (o if isinstance(o, list) else [o])],
+            properties=props | cls._segment_props(values),
+            attributes=attrs,
+        )
+
+    @classmethod
+    def _segment_props(cls, values: dict[str, SSAValue]) -> dict[str, Attribute]:
+        from xdsl.dialects.builtin import DenseArrayBase
+
+        if not any(isinstance(o, AttrSizedOperandSegments) for o in cls.get_irdl_definition().options):
+            return {}
+        sizes = [1 if n in values else 0 for n, _ in cls.get_irdl_definition().operands]
+        return {"operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)}
+
+    def print(self, printer: Printer) -> None:
+        names = ["matrixD", "matrixA", "matrixB", "idesc", "enableInputD", *self.TAIL_OPERANDS]
+        values = [v for v in (getattr(self, n) for n in names) if v is not None]
+        _print_operands(printer, values)
+        for keyword, operand in self.KEYWORD_OPERANDS:
+            if (v := getattr(self, operand)) is not None:
+                printer.print_string(f" {keyword} = ")
+                printer.print_operand(v)
+        print_clauses(printer, self, self.CLAUSES)
+        _print_types(printer, self)
+
+    def verify_(self) -> None:
+        a_space = pointer_address_space(self.matrixA.type)
+        if self.matrixA.type != i64 and a_space != nvvm_tmem_space():
+            raise VerifyException(f"matrix A is an i64 shared-memory descriptor or a TMEM pointer !llvm.ptr<6>, got {self.matrixA.type}")
+        kind = self.isa_kind
+        if kind.block_scaled != self.BLOCK_SCALED:
+            if self.BLOCK_SCALED:
+                raise VerifyException(f"{self.name} takes a block-scaled kind (mxf8f6f4, mxf4, mxf4nvf4), got {kind.value}")
+            raise VerifyException(f"{self.name} takes kind f16, tf32, f8f6f4 or i8; {kind.value} is block scaled (use {self.name}.block_scale)")
+        mask = getattr(self, "disableOutputLane", None)
+        scale = getattr(self, "scaleInputD", None)
+        _check(isa.form_error(
+            kind, self.cta_group_value, ws=self.WS, sparse=self.SPARSE, a_tmem=self.a_in_tmem,
+            scale_input_d=scale is not None, disable_output_lane=mask is not None,
+            scale_vec=self.isa_scale_vec, zero_column_mask=getattr(self, "zeroColMask", None) is not None,
+        ))  # fmt: skip
+        if mask is not None:
+            want = VectorType(i32, [isa.disable_output_lane_count(self.cta_group_value)])
+            if mask.type != want:
+                raise VerifyException(f"disable-output-lane with cta_group::{self.cta_group_value} is {want}, got {mask.type}")
+        if scale is not None and (c := constant_int(scale)) is not None:
+            _check(isa.scale_input_d_error(c))
+        if self.properties.get("aShift") is not None and not self.a_in_tmem:
+            raise VerifyException("A-shift can be applied only when matrix A is in tensor memory")
+
+    @property
+    def isa_scale_vec(self) -> isa.ScaleVec | None:
+        block = self.properties.get("blockScale")
+        if not isinstance(block, BlockScaleAttr) or block.data is BlockScale.default:
+            return None
+        return isa.ScaleVec.BLOCK16 if block.data is BlockScale.block16 else isa.ScaleVec.BLOCK32
+
+    def tmem_effect(self) -> TMEMEffect:
+        reads = tuple(
+            v
+            for v in (
+                self.matrixA if self.a_in_tmem else None,
+                getattr(self, "sparseMetadata", None),
+                getattr(self, "scaleA", None),
+                getattr(self, "scaleB", None),
+            )
+            if v is not None
+        )
+        return TMEMEffect(
+            EffectKind.MMA, self.matrixD, self.cta_group_value, tmem_reads=reads, accumulate=self.enableInputD
+        )
+
+
+def nvvm_tmem_space() -> int:
+    return 6
+
+
+def _check(error: str | None) -> None:
+    if error is not None:
+        raise VerifyException(error)
+
+
+@irdl_op_definition
+class Tcgen05MMAOp(_MmaBase):
+    name = "nvvm.tcgen05.mma"
+    matrixD = operand_def(TMEM_POINTER)
+    matrixA = operand_def()
+    matrixB = operand_def(i64)
+    idesc = operand_def(i32)
+    enableInputD = operand_def(i1)
+    kind = prop_def(MMAKindAttr)
+    scaleInputD = opt_operand_def(i64)
+    disableOutputLane = opt_operand_def(AnyVectorType)
+    ctaGroup = prop_def(CTAGroupKindAttr)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
+    aShift = opt_prop_def(UnitAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    KEYWORD_OPERANDS: ClassVar = (("scale", "scaleInputD"), ("mask", "disableOutputLane"))
+    CLAUSES: ClassVar = (_KIND, _CTA, _COLLECTOR_A, _COLLECTOR_B, _A_SHIFT)
+
+
+@irdl_op_definition
+class Tcgen05MMASparseOp(_MmaBase):
+    name = "nvvm.tcgen05.mma.sp"
+    matrixD = operand_def(TMEM_POINTER)
+    matrixA = operand_def()
+    matrixB = operand_def(i64)
+    idesc = operand_def(i32)
+    enableInputD = operand_def(i1)
+    kind = prop_def(MMAKindAttr)
+    sparseMetadata = operand_def(TMEM_POINTER)
+    scaleInputD = opt_operand_def(i64)
+    disableOutputLane = opt_operand_def(AnyVectorType)
+    ctaGroup = prop_def(CTAGroupKindAttr)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
+    aShift = opt_prop_def(UnitAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TAIL_OPERANDS: ClassVar = ("sparseMetadata",)
+    KEYWORD_OPERANDS: ClassVar = (("scale", "scaleInputD"), ("mask", "disableOutputLane"))
+    CLAUSES: ClassVar = (_KIND, _CTA, _COLLECTOR_A, _COLLECTOR_B, _A_SHIFT)
+    SPARSE: ClassVar = True
+
+
+@irdl_op_definition
+class Tcgen05MMABlockScaleOp(_MmaBase):
+    name = "nvvm.tcgen05.mma.block_scale"
+    matrixD = operand_def(TMEM_POINTER)
+    matrixA = operand_def()
+    matrixB = operand_def(i64)
+    idesc = operand_def(i32)
+    enableInputD = operand_def(i1)
+    kind = prop_def(MMAKindAttr)
+    scaleA = operand_def(TMEM_POINTER)
+    scaleB = operand_def(TMEM_POINTER)
+    ctaGroup = prop_def(CTAGroupKindAttr)
+    blockScale = prop_def(BlockScaleAttr, default_value=DEFAULT_BLOCK_SCALE)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
+    TAIL_OPERANDS: ClassVar = ("scaleA", "scaleB")
+    CLAUSES: ClassVar = (_KIND, _CTA, _BLOCK, _COLLECTOR_A, _COLLECTOR_B)
+    BLOCK_SCALED: ClassVar = True
+
+
+@irdl_op_definition
+class Tcgen05MMASparseBlockScaleOp(_MmaBase):
+    name = "nvvm.tcgen05.mma.sp.block_scale"
+    matrixD = operand_def(TMEM_POINTER)
+    matrixA = operand_def()
+    matrixB = operand_def(i64)
+    idesc = operand_def(i32)
+    enableInputD = operand_def(i1)
+    kind = prop_def(MMAKindAttr)
+    sparseMetadata = operand_def(TMEM_POINTER)
+    scaleA = operand_def(TMEM_POINTER)
+    scaleB = operand_def(TMEM_POINTER)
+    ctaGroup = prop_def(CTAGroupKindAttr)
+    blockScale = prop_def(BlockScaleAttr, default_value=DEFAULT_BLOCK_SCALE)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
+    TAIL_OPERANDS: ClassVar = ("sparseMetadata", "scaleA", "scaleB")
+    CLAUSES: ClassVar = (_KIND, _CTA, _BLOCK, _COLLECTOR_A, _COLLECTOR_B)
+    SPARSE: ClassVar = True
+    BLOCK_SCALED: ClassVar = True
+
+
+@irdl_op_definition
+class Tcgen05MMAWsOp(_MmaBase):
+    name = "nvvm.tcgen05.mma.ws"
+    matrixD = operand_def(TMEM_POINTER)
+    matrixA = operand_def()
+    matrixB = operand_def(i64)
+    idesc = operand_def(i32)
+    enableInputD = operand_def(i1)
+    kind = prop_def(MMAKindAttr)
+    zeroColMask = opt_operand_def(i64)
+    collectorBBuffer = prop_def(CollectorBAttr, default_value=B0)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TAIL_OPERANDS: ClassVar = ("zeroColMask",)
+    CLAUSES: ClassVar = (_KIND_WS, _WS_BUFFER, _WS_COLLECTOR)
+    WS: ClassVar = True
+
+
+@irdl_op_definition
+class Tcgen05MMAWsSparseOp(_MmaBase):
+    name = "nvvm.tcgen05.mma.ws.sp"
+    matrixD = operand_def(TMEM_POINTER)
+    matrixA = operand_def()
+    matrixB = operand_def(i64)
+    idesc = operand_def(i32)
+    enableInputD = operand_def(i1)
+    kind = prop_def(MMAKindAttr)
+    sparseMetadata = operand_def(TMEM_POINTER)
+    zeroColMask = opt_operand_def(i64)
+    collectorBBuffer = prop_def(CollectorBAttr, default_value=B0)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TAIL_OPERANDS: ClassVar = ("sparseMetadata", "zeroColMask")
+    CLAUSES: ClassVar = (_KIND_WS, _WS_BUFFER, _WS_COLLECTOR)
+    WS: ClassVar = True
+    SPARSE: ClassVar = True
+
+
+MMA_OPS = (
+    Tcgen05MMAOp,
+    Tcgen05MMASparseOp,
+    Tcgen05MMABlockScaleOp,
+    Tcgen05MMASparseBlockScaleOp,
+    Tcgen05MMAWsOp,
+    Tcgen05MMAWsSparseOp,
+)
+
+
+# ---- cp, shift, commit, smem descriptor ---------------------------------------------------------
+
+_CP_SHAPE = Clause("shape", "shape", CpShapeAttr, lead=", ", always=True)
+_CP_GROUP = Clause("group", "group", CTAGroupKindAttr, default=CTA_1)
+_CP_MULTICAST = Clause("multicast", "multicast", CpMulticastAttr, default=NO_MULTICAST)
+_CP_SOURCE = Clause("source_format", "srcFormat", CpSrcFormatAttr)
+
+
+@irdl_op_definition
+class Tcgen05CpOp(IRDLOperation, TMEMEffectOp):
+    name = "nvvm.tcgen05.cp"
+
+    taddr = operand_def(TMEM_POINTER)
+    smem_desc = operand_def(i64)
+    shape = prop_def(CpShapeAttr)
+    group = prop_def(CTAGroupKindAttr, default_value=CTA_1)
+    multicast = prop_def(CpMulticastAttr, default_value=NO_MULTICAST)
+    srcFormat = opt_prop_def(CpSrcFormatAttr)
+
+    CLAUSES: ClassVar = (_CP_SHAPE, _CP_GROUP, _CP_MULTICAST, _CP_SOURCE)
+
+    def __init__(self, taddr, smem_desc, shape: isa.CpShape, cta_group: int = 1,
+                 multicast: isa.CpMulticast | None = None, source: isa.CpSourceFormat | None = None):  # fmt: skip
+        props: dict[str, Attribute] = {
+            "shape": CpShapeAttr(CpShape("shape_" + shape.value)),
+            "group": CTAGroupKindAttr(CTAGroupKind.of(cta_group)),
+            "multicast": CpMulticastAttr(
+                CpMulticast.none if multicast is None else CpMulticast(multicast.value.replace("::", "_"))
+            ),
+        }
+        if source is not None:
+            props["srcFormat"] = CpSrcFormatAttr(CpSrcFormat(source.value))
+        super().__init__(operands=[taddr, smem_desc], properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Tcgen05CpOp:
+        taddr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        desc = parser.parse_unresolved_operand()
+        props = parse_clauses(parser, cls.CLAUSES)
+        attrs = parser.parse_optional_attr_dict()
+        operands = [parser.resolve_operand(taddr, TMEM_POINTER), parser.resolve_operand(desc, i64)]
+        return cls.create(operands=operands, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_operands(printer, [self.taddr, self.smem_desc])
+        print_clauses(printer, self, self.CLAUSES)
+        printer.print_op_attributes(self.attributes)
+
+    @property
+    def cta_group_value(self) -> int:
+        return self.group.data.count
+
+    @property
+    def isa_shape(self) -> isa.CpShape:
+        return self.shape.data.isa_shape
+
+    @property
+    def isa_multicast(self) -> isa.CpMulticast | None:
+        return self.multicast.data.isa_multicast
+
+    @property
+    def isa_source(self) -> isa.CpSourceFormat | None:
+        return None if self.srcFormat is None else isa.CpSourceFormat(self.srcFormat.data.value)
+
+    def verify_(self) -> None:
+        _check(isa.cp_form_error(self.isa_shape, self.isa_multicast))
+
+    def tmem_effect(self) -> TMEMEffect:
+        fp = isa.cp_footprint(self.isa_shape, self.isa_multicast)
+        return TMEMEffect(EffectKind.CP, self.taddr, self.cta_group_value, extent=(max(fp.lane_set) + 1, fp.columns))
+
+
+@irdl_op_definition
+class Tcgen05ShiftOp(IRDLOperation, TMEMEffectOp):
+    name = "nvvm.tcgen05.shift"
+
+    taddr = operand_def(TMEM_POINTER)
+    group = prop_def(CTAGroupKindAttr, default_value=CTA_1)
+
+    CLAUSES: ClassVar = (Clause("group", "group", CTAGroupKindAttr, lead=", ", default=CTA_1),)
+
+    def __init__(self, taddr: SSAValue | Operation, cta_group: int = 1):
+        super().__init__(operands=[taddr], properties={"group": CTAGroupKindAttr(CTAGroupKind.of(cta_group))})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Tcgen05ShiftOp:
+        taddr = parser.parse_unresolved_operand()
+        props = parse_clauses(parser, cls.CLAUSES)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(taddr, t)], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_operands(printer, [self.taddr])
+        print_clauses(printer, self, self.CLAUSES)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.taddr.type)
+
+    @property
+    def cta_group_value(self) -> int:
+        return self.group.data.count
+
+    def tmem_effect(self) -> TMEMEffect:
+        return TMEMEffect(EffectKind.SHIFT, self.taddr, self.cta_group_value, extent=(isa.TMEM_LANES, isa.SHIFT_COLUMNS))
+
+
+def _check_barrier_pointer(value: SSAValue, what: str = "the mbarrier") -> None:
+    if pointer_address_space(value.type) not in (0, 3):
+        raise VerifyException(f"{what} must be !llvm.ptr<3> or !llvm.ptr, got {value.type}")
+
+
+@irdl_op_definition
+class Tcgen05CommitOp(IRDLOperation, TMEMEffectOp):
+    name = "nvvm.tcgen05.commit"
+
+    addr = operand_def(llvm.LLVMPointerType)
+    multicastMask = opt_operand_def(i16)
+    group = prop_def(CTAGroupKindAttr, default_value=CTA_1)
+    smem_a_read = prop_def(BoolAttr, default_value=FALSE)
+
+    CLAUSES: ClassVar = (Clause("group", "group", CTAGroupKindAttr, default=CTA_1),)
+
+    def __init__(self, addr: SSAValue | Operation, cta_group: int = 1, mask: SSAValue | Operation | None = None):
+        super().__init__(
+            operands=[addr, [] if mask is None else [mask]],
+            properties={"group": CTAGroupKindAttr(CTAGroupKind.of(cta_group))},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Tcgen05CommitOp:
+        addr = parser.parse_unresolved_operand()
+        mask = None
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("multicast_mask")
+            parser.parse_punctuation("=")
+            mask = parser.parse_unresolved_operand()
+        props = parse_clauses(parser, cls.CLAUSES)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        while parser.parse_optional_punctuation(",") is not None:
+            types.append(parser.parse_type())
+        operands = [parser.resolve_operand(addr, types[0])]
+        if mask is not None:
+            operands.append(parser.resolve_operand(mask, types[1] if len(types) > 1 else i16))
+        return cls.create(operands=operands, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_operands(printer, [self.addr])
+        if self.multicastMask is not None:
+            printer.print_string(", multicast_mask = ")
+            printer.print_operand(self.multicastMask)
+        print_clauses(printer, self, self.CLAUSES)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([o.type for o in self.operands], printer.print_attribute)
+
+    @property
+    def cta_group_value(self) -> int:
+        return self.group.data.count
+
+    def verify_(self) -> None:
+        _check_barrier_pointer(self.addr)
+
+    def tmem_effect(self) -> TMEMEffect:
+        return TMEMEffect(EffectKind.COMMIT, cta_group=self.cta_group_value, mbarrier=self.addr, multicast=self.multicastMask)
+
+
+@irdl_op_definition
+class Tcgen05MmaSmemDescOp(IRDLOperation):
+    """`nvvm.tcgen05.mma_smem_desc (start, lbo, sbo, base_offset, lbo_mode, swizzle)`; each field is
+    the value of its bitfield (start, LBO and SBO already >> 4), placed at the ISA's bit position."""
+
+    name = "nvvm.tcgen05.mma_smem_desc"
+
+    startAddr = operand_def(i32)
+    leadingDimOffset = operand_def(i32)
+    strideDimOffset = operand_def(i32)
+    baseOffset = operand_def(i8)
+    leadingDimMode = operand_def(i1)
+    swizzleMode = operand_def(i8)
+    res = result_def(i64)
+
+    assembly_format = "`(` operands `)` attr-dict `:` `(` type(operands) `)` `->` type($res)"
+
+    def __init__(self, start, lbo, sbo, base_offset, lbo_mode, swizzle):  # type: ignore[no-untyped-def]
+        super().__init__(operands=[start, lbo, sbo, base_offset, lbo_mode, swizzle], result_types=[i64])
+
+    def verify_(self) -> None:
+        if (sw := constant_int(self.swizzleMode)) is not None:
+            _check(isa.swizzle_error(sw & 0x7))
+
+
