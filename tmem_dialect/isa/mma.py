@@ -309,7 +309,7 @@ IDESC_FIELDS: dict[str, tuple[int, int]] = {
     "scale_type": (23, 1),  # block-scaled format
     "m_shr4": (24, 5),
     "a_scale_id": (29, 2),  # block-scaled format: matrix A scale-factor data ID
-    "ws_max_shift": (30, 2),  # .ws only: maximum B-reuse shift (0 none, 1: 8, 2: 16, 3: 32)
+    "ws_max_shift": (30, 2),  # other format, .ws only: maximum B-reuse shift (0 none, 1: 8, 2: 16, 3: 32)
 }
 
 
@@ -390,7 +390,6 @@ class InstrDescriptor:
         put("transpose_b", int(self.transpose_b))
         put("n_shr3", self.n >> 3)
         put("m_shr4", self.m >> 4)
-        put("ws_max_shift", self.ws_max_shift)
         if self.kind.block_scaled:
             put("b_scale_id", self.b_scale_id)
             put("a_scale_id", self.a_scale_id)
@@ -398,6 +397,7 @@ class InstrDescriptor:
         else:
             put("saturate", int(self.saturate))
             put("d_type", D_TYPE_CODES.get(self.d_type, 0))
+            put("ws_max_shift", self.ws_max_shift)  # bits 30-31: the A scale ID's place in the other format
         return v
 
 
@@ -426,7 +426,6 @@ def decode_instr_descriptor(kind: Kind, value: int) -> InstrDescriptor:
         negate_b=bool(get("negate_b")),
         sparse=bool(get("sparse")),
         sparse_selector=get("sparse_selector"),
-        ws_max_shift=get("ws_max_shift"),
     )
     if kind.block_scaled:
         scale = DType.UE8M0 if get("scale_type") else DType.UE4M3
@@ -436,7 +435,9 @@ def decode_instr_descriptor(kind: Kind, value: int) -> InstrDescriptor:
     codes = {c: t for t, c in D_TYPE_CODES.items()}
     if get("d_type") not in codes:
         raise ValueError(f"D type code {get('d_type')} is reserved")
-    return InstrDescriptor(**common, d_type=codes[get("d_type")], saturate=bool(get("saturate")))
+    return InstrDescriptor(
+        **common, d_type=codes[get("d_type")], saturate=bool(get("saturate")), ws_max_shift=get("ws_max_shift")
+    )
 
 
 # ---- accumulator layout in TMEM (9.7.16.2.2 "Data path layout organization") ------------------
