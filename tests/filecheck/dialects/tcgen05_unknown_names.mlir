@@ -70,7 +70,7 @@ llvm.func @k(%t: !llvm.ptr<6>, %v: vector<1xi32>) {
 // -----
 
 func.func @k() {
-  // expected-error@+1 {{unregistered operation 'nvvm.tcgen05.mma'}}
-  nvvm.tcgen05.mma
+  // expected-error@+1 {{unregistered operation 'nvvm.wgmma.fence.aligned'}}
+  nvvm.wgmma.fence.aligned
   func.return
 }
