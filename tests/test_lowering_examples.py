@@ -48,7 +48,15 @@ EXAMPLE_ARGS = {
     "chunked_epilogue": lambda: [np.zeros(4096, np.int32)],
     "accumulator_readout": lambda: [np.arange(32768, dtype=np.float32), np.zeros(32768, np.float32)],
     "m64_f16": lambda: [np.arange(4096).astype(np.float16), np.zeros(4096, np.float16)],
+    "gemm_f16_tile": lambda: [
+        (np.arange(8192) % 7 - 3).astype(np.float16),
+        (np.arange(16384) % 5 - 2).astype(np.float16),
+        np.zeros(32768, np.float32),
+    ],
 }
+# Examples whose ops the interpreter cannot run yet (tcgen05.mma semantics are issue 10's
+# interpreter work): translation validation skips them, naming what is missing, until it can.
+NEEDS_MMA_SEMANTICS = {"gemm_f16_tile"}
 
 
 def run_pipeline(text: str, spec: str, name: str = "<example>") -> ModuleOp:
@@ -116,8 +124,11 @@ def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
     text = example.read_text()
     source = mlir_text(run_pipeline(text, "tmem-pipeline"))
     alone = validation.validate(source, LOWERING, threads=128, args=EXAMPLE_ARGS[example.stem]())
-    assert alone.ok, "\n".join(alone.differences)
     whole = validation.validate(text, PIPELINE, threads=128, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
+    missing = [line for d in alone.differences + whole.differences for line in d.splitlines() if "has no semantics for" in line]
+    if example.stem in NEEDS_MMA_SEMANTICS and missing:
+        pytest.skip(f"the interpreter cannot run {example.stem} yet: {missing[0].strip()}")
+    assert alone.ok, "\n".join(alone.differences)
     assert whole.ok, "\n".join(whole.differences)
 
 
