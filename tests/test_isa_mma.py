@@ -176,3 +176,15 @@ def test_form_errors() -> None:
     assert isa.min_ptx_version(isa.Kind.MXF4, None) == (8, 8)
     assert isa.min_ptx_version(isa.Kind.MXF4, isa.ScaleVec.X2) == (8, 6)
     assert isa.scale_block_size(isa.Kind.MXF4NVF4, isa.ScaleVec.X4) == 16
+
+
+def test_scale_factor_slots() -> None:
+    """K / block: mxf8f6f4 (K = 32, block 32) has 1 scale per row, mxf4 (K = 64) 2, mxf4nvf4 with
+    16-element blocks 4; the data ID must start a free run of slots in the 32-bit cell."""
+    assert isa.scale_factors_per_row(isa.Kind.MXF8F6F4, isa.ScaleVec.X1) == 1
+    assert isa.scale_factors_per_row(isa.Kind.MXF4, isa.ScaleVec.X2) == 2
+    assert isa.scale_factors_per_row(isa.Kind.MXF4NVF4, isa.ScaleVec.X4) == 4
+    assert isa.scale_id_error(isa.Kind.MXF8F6F4, None, 3) is None
+    assert isa.scale_id_error(isa.Kind.MXF4, None, 2) is None
+    assert "one of 0, 2" in isa.scale_id_error(isa.Kind.MXF4, None, 1)  # type: ignore[operator]
+    assert "one of 0" in isa.scale_id_error(isa.Kind.MXF4NVF4, isa.ScaleVec.BLOCK16, 2)  # type: ignore[operator]

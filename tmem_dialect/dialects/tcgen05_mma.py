@@ -517,6 +517,10 @@ class MmaOp(_CtaGroup, TMEMEffectOp):
                 errors.append(
                     "the instruction descriptor's sparsity flag and the sparsity metadata operand disagree"
                 )
+            if kind.block_scaled:
+                for role, sid in (("A", desc.a_scale_id), ("B", desc.b_scale_id)):
+                    if err := isa.scale_id_error(kind, self.isa_scale_vec, sid):
+                        errors.append(f"scale {role}: {err}")
             _checks([f"instruction descriptor: {e}" for e in errors])
 
     def tmem_effect(self) -> TMEMEffect:

@@ -113,6 +113,24 @@ def scale_block_size(kind: Kind, scale_vec: ScaleVec | None) -> int:
     return 32
 
 
+def scale_factors_per_row(kind: Kind, scale_vec: ScaleVec | None) -> int:
+    """Scale factors each row of A (and column of B) has per MMA: K / block size (1, 2 or 4).
+
+    They sit in the 8-bit slots of one 32-bit TMEM cell per row, starting at the slot the
+    instruction descriptor's scale-factor data ID names (9.7.16.10.9, "scale-A/B-tmem").
+    """
+    return mma_k(kind) // scale_block_size(kind, scale_vec)
+
+
+def scale_id_error(kind: Kind, scale_vec: ScaleVec | None, scale_id: int) -> str | None:
+    """A scale-factor data ID must leave room for the row's scale factors in the 4-slot cell."""
+    per_row = scale_factors_per_row(kind, scale_vec)
+    if not 0 <= scale_id <= 3 or scale_id % per_row:
+        legal = ", ".join(str(i) for i in range(0, 4, per_row))
+        return f"with {per_row} scale factor(s) per row the scale-factor data ID is one of {legal}, got {scale_id}"
+    return None
+
+
 # ---- legal shapes (9.7.16.2.1) -----------------------------------------------------------------
 
 

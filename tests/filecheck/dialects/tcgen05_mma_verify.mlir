@@ -331,3 +331,13 @@ func.func @k(%d: i32, %a: i64, %b: i64, %en: i1, %bar: !llvm.ptr<3>, %gbar: !llv
   tcgen05.commit %gbar : !llvm.ptr<1>
   func.return
 }
+
+// -----
+
+// the scale-factor data ID leaves room for the row's scale factors (mxf4: 2 per row)
+func.func @k(%d: i32, %a: i64, %b: i64, %en: i1, %at: i32) {
+  %id = arith.constant 681575552 : i32
+  // expected-error@+1 {{scale A: with 2 scale factor(s) per row the scale-factor data ID is one of 0, 2, got 1}}
+  tcgen05.mma mxf4 %d, %a, %b, %id, %en scale_a %at scale_b %at scale_vec x2 : i64
+  func.return
+}
