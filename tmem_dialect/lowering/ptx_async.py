@@ -13,18 +13,19 @@ from typing import Any
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects import nvvm_async as up
-from tmem_dialect.lowering.ptx_values import Imm, RegClass, Unsupported, address_space
+from tmem_dialect.lowering.ptx_values import Imm, RegClass, Unsupported
 
 Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports this one)
 
-SHARED = 3
+
 
 
 def _space(op_value: SSAValue) -> str:
     """The state-space qualifier of an mbarrier address: .shared::cta for !llvm.ptr<3>, none for generic."""
-    space = address_space(op_value.type)
-    if space == SHARED:
+    space = pointer_address_space(op_value.type)
+    if space == SHARED_ADDRESS_SPACE:
         return ".shared::cta"
     if space == 0:
         return ""
@@ -130,7 +131,7 @@ def shift(em: Emitter, op: up.Tcgen05ShiftOp) -> None:
 
 def commit(em: Emitter, op: up.Tcgen05CommitOp) -> None:
     mnemonic = isa.commit_mnemonic(op.cta_group_value, op.multicastMask is not None)
-    if address_space(op.addr.type) == 0:
+    if pointer_address_space(op.addr.type) == 0:
         mnemonic = mnemonic.replace(".shared::cluster", "")
     mask = f", {em.reg_or_imm(op.multicastMask)}" if op.multicastMask is not None else ""
     em.out(f"{mnemonic} {em.address(op.addr)}{mask};")

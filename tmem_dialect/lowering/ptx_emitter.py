@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     VectorType,
