@@ -9,6 +9,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute
 
+from tmem_dialect import integers
 from tmem_dialect.passes.forms import Const
 
 BINARY = {
@@ -62,10 +63,8 @@ def bitwidth(t: Attribute) -> int | None:
 
 def apply_binary(kind: str, a: Const, b: Const, width: int) -> Const | None:
     """An integer binary op on concrete (int or per-thread vector) operands; None if undefined."""
-    mask = (1 << width) - 1 if width < 64 else (1 << 64) - 1
-
     def unsigned(x: Const) -> Const:
-        return x & mask if width < 64 else x
+        return integers.as_unsigned(x, width) if width < 64 else x
 
     if kind == "add":
         return a + b
@@ -101,10 +100,8 @@ def apply_binary(kind: str, a: Const, b: Const, width: int) -> Const | None:
 
 
 def compare(pred: str, a: Const, b: Const, width: int) -> Const:
-    if pred.startswith("u"):
-        mask = (1 << width) - 1 if width < 64 else None
-        if mask is not None:
-            a, b = a & mask, b & mask
+    if pred.startswith("u") and width < 64:
+        a, b = integers.as_unsigned(a, width), integers.as_unsigned(b, width)
     result = {
         "eq": lambda: a == b,
         "ne": lambda: a != b,

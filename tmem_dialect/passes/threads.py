@@ -6,15 +6,10 @@ from collections.abc import Iterator
 from enum import IntEnum
 
 import numpy as np
-from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Operation
 
 from tmem_dialect import isa
-from tmem_dialect.dialects.tcgen05 import KERNEL_ATTR, REQNTID_ATTR
-
-MAX_THREADS_PER_BLOCK = 1024
-NVVM_KERNEL_ATTR = "nvvm.kernel"
-NVVM_REQNTID_ATTR = "nvvm.reqntid"
+from tmem_dialect.conventions import MAX_THREADS_PER_BLOCK, reqntid
 
 
 class Uniformity(IntEnum):
@@ -47,14 +42,15 @@ class ThreadSpace:
 
     @staticmethod
     def of_kernel(kernel: Operation) -> ThreadSpace:
-        for name in (REQNTID_ATTR, NVVM_REQNTID_ATTR):
-            attr = kernel.attributes.get(name) or kernel.properties.get(name)
-            if isinstance(attr, DenseArrayBase):
-                values = [int(v) for v in attr.get_values()]
-                dims = (values + [1, 1, 1])[:3]
-                if all(d > 0 for d in dims) and dims[0] * dims[1] * dims[2] <= MAX_THREADS_PER_BLOCK:
-                    return ThreadSpace((dims[0], dims[1], dims[2]), True)
-        return ThreadSpace((MAX_THREADS_PER_BLOCK, 1, 1), False)
+        """The kernel's declared block (conventions.reqntid); a malformed declaration, which
+        the kernel's verifier reports, counts as none."""
+        try:
+            dims = reqntid(kernel)
+        except ValueError:
+            dims = None
+        if dims is None:
+            return ThreadSpace((MAX_THREADS_PER_BLOCK, 1, 1), False)
+        return ThreadSpace(dims, True)
 
     def warp_min_max(self, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.minimum.reduceat(vec, self.warp_starts), np.maximum.reduceat(vec, self.warp_starts)
@@ -74,9 +70,6 @@ class ThreadSpace:
             mask |= 1 << int(w)
         return mask
 
-
-def is_kernel(op: Operation) -> bool:
-    return KERNEL_ATTR in op.attributes or NVVM_KERNEL_ATTR in op.attributes
 
 
 SREG_PREFIX = "nvvm.read.ptx.sreg."

@@ -18,9 +18,9 @@ from xdsl.dialects import func, llvm, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
-from tmem_dialect import isa
+from tmem_dialect import integers, isa
+from tmem_dialect.conventions import GENERIC_ADDRESS_SPACE, SHARED_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
-from tmem_dialect.dialects.nvvm import pointer_address_space
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG, Loop, constant_trip_count
@@ -276,7 +276,7 @@ class Values:
                 # xDSL keeps `true : i1` as -1 (signed); an i1 here is its truth value, 0 or 1,
                 # as comparisons produce it, so that `xori %c, %true` negates %c.
                 v = int(attr.value.data)
-                return Form(v & 1 if width == 1 else v)
+                return Form(int(integers.truth(v)) if width == 1 else v)
             return self._opaque(value, Uniformity.CTA)
         if name.startswith(SREG_PREFIX):
             return self._special_register(value, name.removeprefix(SREG_PREFIX))
@@ -571,7 +571,9 @@ def slot_key(pointer: SSAValue) -> object | None:
     symbol = slot_symbol(pointer)
     if symbol is not None:
         return symbol
-    if isinstance(pointer.type, llvm.LLVMPointerType) and pointer_address_space(pointer.type) in (0, 3):
+    if isinstance(pointer.type, llvm.LLVMPointerType) and pointer_address_space(pointer.type) in (
+        GENERIC_ADDRESS_SPACE, SHARED_ADDRESS_SPACE
+    ):
         return pointer
     if isinstance(pointer.type, MemRefType):
         return pointer

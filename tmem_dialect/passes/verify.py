@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.passes.analysis import (
@@ -20,7 +21,6 @@ from tmem_dialect.passes.analysis import (
     tmem_functions,
     unanalysed,
 )
-from tmem_dialect.passes.threads import is_kernel
 
 
 def verify_module(module: Operation, options: Options) -> list[Diagnostic]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from xdsl.ir import Operation, OpResult
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.state import Local
-from tmem_dialect.passes.threads import is_kernel
 
 
 class ProvenanceRules:
