@@ -54,9 +54,6 @@ EXAMPLE_ARGS = {
         np.zeros(32768, np.float32),
     ],
 }
-# Examples whose ops the interpreter cannot run yet (tcgen05.mma semantics are issue 10's
-# interpreter work): translation validation skips them, naming what is missing, until it can.
-NEEDS_MMA_SEMANTICS = {"gemm_f16_tile"}
 
 
 def run_pipeline(text: str, spec: str, name: str = "<example>") -> ModuleOp:
@@ -125,9 +122,6 @@ def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
     source = mlir_text(run_pipeline(text, "tmem-pipeline"))
     alone = validation.validate(source, LOWERING, threads=128, args=EXAMPLE_ARGS[example.stem]())
     whole = validation.validate(text, PIPELINE, threads=128, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
-    missing = [line for d in alone.differences + whole.differences for line in d.splitlines() if "has no semantics for" in line]
-    if example.stem in NEEDS_MMA_SEMANTICS and missing:
-        pytest.skip(f"the interpreter cannot run {example.stem} yet: {missing[0].strip()}")
     assert alone.ok, "\n".join(alone.differences)
     assert whole.ok, "\n".join(whole.differences)
 

@@ -75,6 +75,16 @@ class FindingKind(Enum):
     ERROR = "error"
     INTERNAL = "internal"
 
+    # mbarriers, asynchronous tcgen05 producers and the async proxy (issue 10, interpreter side).
+    MBARRIER_PHASE = "mbarrier-phase"  # a wait on a phase that never completes, or passes vacuously
+    MBARRIER_COUNT = "mbarrier-count"  # arrivals do not match mbarrier.init's count
+    TX_COUNT = "tx-count"  # expect_tx / complete_tx bytes do not match
+    MBARRIER_UNINITIALIZED = "mbarrier-uninitialized"  # used before init (or its init not visible)
+    MBARRIER_IN_USE = "mbarrier-in-use"  # inval / re-init while arrivals or a commit are pending
+    ASYNC_PENDING = "async-pending"  # D read, overwritten, freed or handed off before the commit's phase
+    MISSING_PROXY_FENCE = "missing-proxy-fence"  # st.shared read by mma/cp without fence.proxy.async
+    BAD_DESCRIPTOR = "bad-descriptor"  # an SMEM or instruction descriptor the ISA does not define
+
     @classmethod
     def of(cls, value: str | FindingKind) -> FindingKind:
         """The kind spelled `value` (its JSON spelling), or `value` itself."""

@@ -26,12 +26,13 @@ from tmem_dialect import conventions, isa
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.interpreter import values as V
-from tmem_dialect.interpreter import lifecycle
+from tmem_dialect.interpreter import lifecycle, producers
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
+from tmem_dialect.interpreter.ops.producers import ProducerFunctions
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
 from tmem_dialect.interpreter.memory import MemRefValue
 from tmem_dialect.interpreter.sync import Aborted
@@ -246,7 +247,10 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
             return data
 
         if shared:
-            machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make()) for c in range(len(machine.ctas))]
+            # The alignment matters: swizzled operands are read at absolute shared addresses.
+            align = max(16, getattr(getattr(op, "alignment", None), "value", None) and op.alignment.value.data or 16)
+            machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make(), align)
+                                     for c in range(len(machine.ctas))]
             if init is not None:
                 for buf in machine.globals[name]:
                     machine.shared.mark_initialized(buf)
@@ -310,7 +314,8 @@ def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_c
     }
 
 
-FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions)
+FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions,
+             ProducerFunctions)
 
 
 def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) -> WarpInterpreter:
@@ -407,6 +412,7 @@ def run_kernel(
             w.finished = True
 
     machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
+    producers.finish(machine)  # issue 10: stuck mbarrier waits, unfinished phases
     stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)
     if not stopped:
         lifecycle.check_leaks(machine)

@@ -8,6 +8,7 @@ from xdsl.ir import Operation
 from tmem_dialect.findings import FindingKind
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.interpreter import producers
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
 from tmem_dialect.interpreter.machine import CTA, Machine, PairMatch
@@ -280,6 +281,7 @@ def _free(m: Machine, w: WarpLanes, op: Operation, taddr: int, ncols: int,
             [(f"the allocation of {a.ncols} columns", a.op)],
         )
     freed = tm.CellSet.rectangle(range(tm.LANES), range(a.base, a.base + a.ncols))
+    producers.check_access(m, w, op, EffectKind.DEALLOC, freed.flat)  # issue 10: an mma in flight
     clock = m.clocks[w.warp]
     for p in tm.conflicts(cta.tmem, m.history, freed, EffectKind.DEALLOC, w.warp, op, clock,
                           lambda f: None, m.options.ptx_version, m._seen):

@@ -18,7 +18,7 @@ from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.interpreter import provenance, shared_memory
+from tmem_dialect.interpreter import producers, provenance, shared_memory
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
 from tmem_dialect.interpreter.memory import SHARED, Buffer, Memory, MemoryFault, MemRefValue
@@ -268,6 +268,8 @@ class Machine:
             return
         if acc.buffer.space == SHARED:
             self.shared.stored(w, op, acc.buffer, acc.index, dtype, count, values)
+            # issue 10: a store into the operands of an mma/cp still in flight
+            producers.shared_write(self, w, op, acc.buffer, np.unique(acc.index[w.mask] * dtype.itemsize // 4))
 
     def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
         self.report(FindingKind.MEMORY_FAULT, "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)
@@ -357,6 +359,7 @@ class Machine:
             hit = np.flatnonzero(flat == f)
             return w.thread_id(int(threads[hit[0]])) if hit.size else None
 
+        producers.check_access(self, w, op, kind, flat)  # issue 10: D of an mma still in flight
         clock = self.clocks[w.warp]
         for p in tm.conflicts(cta.tmem, self.history, access, kind, w.warp, op, clock, thread_of,
                               self.options.ptx_version, self._seen):
@@ -415,6 +418,7 @@ class Machine:
                 self.barrier_log[warp].append(BarrierPassage(barrier_id, participants, at))
             arrivals.clear()
             complete_barrier(b, self.clocks)
+            producers.after_barrier(self, sorted(participants))  # issue 10: async completion known to one is known to all
             return
         if not wait:
             return

@@ -176,6 +176,8 @@ class WarpInterpreter(Interpreter):
         results: list[Any] | None = None
         while pending:
             block = min(pending, key=order.__getitem__)
+            if len(pending) > 1:
+                block = self._upstream(region, pending, block, order)
             mask, block_args = pending.pop(block)
             self.set_mask(mask)
             term = self.run_block(block, tuple(block_args))
@@ -189,6 +191,34 @@ class WarpInterpreter(Interpreter):
                     self._add_pending(pending, b, m, a)
         self.set_mask(saved)
         return tuple(results or ())
+
+    def _upstream(self, region: Region, pending, block: Block, order: dict[Block, int]) -> Block:
+        """The pending path to run first: one that no other pending path can reach (those others
+        wait for it at their reconvergence point). RPO alone puts a loop body after the loop's
+        exit, so an elected lane still in a loop would run after the lanes waiting at the join
+        (and a wait there, e.g. on the mbarrier that lane's commit arrives on, would hang)."""
+        reach = self.machine.__dict__.setdefault("_reach_cache", {})
+
+        def reaches(a: Block, b: Block) -> bool:
+            key = (id(region), a)
+            seen = reach.get(key)
+            if seen is None:
+                seen, todo = set(), [a]
+                while todo:
+                    x = todo.pop()
+                    term = x.last_op
+                    for succ in term.successors if term is not None else ():
+                        if succ not in seen:
+                            seen.add(succ)
+                            todo.append(succ)
+                reach[key] = seen
+            return b in seen
+
+        for candidate in sorted(pending, key=order.__getitem__):
+            if not any(other is not candidate and reaches(other, candidate) and not reaches(candidate, other)
+                       for other in pending):
+                return candidate
+        return block
 
     @staticmethod
     def _add_pending(pending, block: Block, mask: np.ndarray, args: PythonValues) -> None:

@@ -7,7 +7,8 @@ it; none of them re-derive these facts.
 - mma: tcgen05.mma kinds, shapes, instruction descriptors, accumulator layouts;
 - smem: the shared-memory matrix descriptor, swizzle modes, canonical layouts;
 - cp: tcgen05.cp shapes/multicast/footprints and tcgen05.shift;
-- sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs.
+- sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs;
+- operands: swizzle XOR geometry, D layouts B and E, smem containers (the interpreter's tensor core).
 """
 
 from tmem_dialect.isa.core import *
@@ -15,3 +16,4 @@ from tmem_dialect.isa.cp import *
 from tmem_dialect.isa.mma import *
 from tmem_dialect.isa.smem import *
 from tmem_dialect.isa.sync import *
+from tmem_dialect.isa.operands import *

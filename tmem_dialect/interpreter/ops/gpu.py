@@ -204,6 +204,11 @@ def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
     elif kind is EffectKind.BARRIER:
         run_barrier(w, op)
     else:
+        from tmem_dialect.interpreter.ops.producers import run_effect  # issue 10: mma, mbarriers, ...
+
+        result = run_effect(w, op, effect)
+        if result is not None:
+            return result
         m.report(FindingKind.UNSUPPORTED, "error", op,
                  f"the interpreter does not model {kind.value} accesses ({op.name})")
     return ()

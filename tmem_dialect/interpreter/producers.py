@@ -1,0 +1,549 @@
+"""Run-time semantics of the TMEM producers and their synchronization: tcgen05.mma, tcgen05.commit, mbarriers, fence.proxy.async.
+
+The machine (interpreter.machine) owns TMEM, shared memory and the clocks; this module adds the
+state issue 10 needs beside them, created on first use (`of(machine)`):
+- the mbarriers of the run and the completion of asynchronous tcgen05 ops (interpreter.mbarrier);
+- which TMEM cells an mma wrote (per CTA), so that reading, overwriting, freeing or handing D
+  over before the commit's phase was observed is reported (`check_tmem`);
+- fence.proxy.async per warp, so that an mma reading shared memory that a generic-proxy store
+  wrote without a proxy fence in between is reported (`check_proxy`).
+The numbers come from interpreter.tensor_core.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.ir import Operation
+
+from tmem_dialect import isa
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.interpreter import tensor_core as tc
+from tmem_dialect.interpreter.mbarrier import MBarrier, MBarriers, Misuse
+from tmem_dialect.interpreter.memory import MemoryFault
+from tmem_dialect.interpreter.smem_descriptor import DescriptorError
+from tmem_dialect.interpreter.tmem import CELLS, CellSet, cell_text, conflicts
+from tmem_dialect.memory_model import EffectKind
+
+if TYPE_CHECKING:
+    from tmem_dialect.interpreter.machine import Machine
+    from tmem_dialect.interpreter.warp import WarpInterpreter
+
+
+@dataclass
+class AsyncRecord:
+    """One asynchronous tcgen05 op (mma, cp, shift) that wrote TMEM cells."""
+
+    warp: int
+    seq: int
+    op: Operation
+    cta: int
+
+
+@dataclass
+class MmaOperands:
+    """The operands of one tcgen05.mma as one issuing thread holds them (numbers, not SSA values)."""
+
+    kind: isa.Kind
+    cta_group: int
+    d_taddr: int
+    b_desc: int
+    idesc: int
+    accumulate: bool
+    a_desc: int | None = None  # A from shared memory
+    a_taddr: int | None = None  # A from TMEM
+    scale_input_d: int | None = None
+    ws: bool = False
+
+
+class Producers:
+    """The issue-10 state of one run."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self.mbarriers = MBarriers(machine.warp_count)
+        self.async_writer = [np.full(CELLS, -1, dtype=np.int64) for _ in machine.ctas]
+        self.records: list[AsyncRecord] = []
+        self.proxy_fences: list[list[int]] = [[] for _ in range(machine.warp_count)]
+        self.stuck: dict[int, tuple[_StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
+        self.async_reads: dict[int, np.ndarray] = {}  # id(shared buffer) -> per word, the async op reading it
+
+    # ---- findings --------------------------------------------------------------------------
+
+    def report(self, op: Operation | None, misuse: Misuse, severity: str = "error", key=None) -> None:
+        self.machine.report(misuse.kind, severity, op, misuse.message, misuse.notes,
+                            key=key if key is not None else misuse.message)
+
+    # ---- generic proxy -> async proxy ------------------------------------------------------
+
+    def fence_proxy_async(self, w: WarpInterpreter) -> None:
+        clock = self.machine.clocks[w.warp]
+        self.proxy_fences[w.warp].append(clock.now)
+        clock.tick()
+
+    def mark_async_reads(self, cta: int, addresses: np.ndarray, record: int) -> None:
+        """The async op `record` reads these shared bytes until it is known complete."""
+        for buf in self.machine.memory.shared_spaces[cta].buffers:
+            inside = (addresses >= buf.base) & (addresses < buf.base + buf.nbytes)
+            if inside.any():
+                words = self.async_reads.get(id(buf))
+                if words is None:
+                    words = self.async_reads[id(buf)] = np.full((buf.nbytes + 3) // 4, -1, dtype=np.int64)
+                words[(addresses[inside] - buf.base) // 4] = record
+
+    def check_shared_write(self, w: WarpInterpreter, op: Operation, buf, words: np.ndarray) -> None:
+        """A generic-proxy store to shared words an async op may still read (the stage an mma
+        reads must not be refilled before its commit's phase is observed)."""
+        readers = self.async_reads.get(id(buf))
+        if readers is None:
+            return
+        ids = readers[words]
+        for rid in np.unique(ids[ids >= 0]):
+            rec = self.records[int(rid)]
+            if not self.mbarriers.tracker.complete_for(w.warp, rec.warp, rec.seq):
+                word = int(words[np.argmax(ids == rid)])
+                self.report(op, Misuse(
+                    FindingKind.ASYNC_PENDING,
+                    f"{op.name} of warp {w.warp} writes {buf.name} (byte {word * 4}), which the {rec.op.name} of "
+                    f"warp {rec.warp} may still be reading: the operands of an mma/cp may be overwritten only "
+                    "after its commit's mbarrier phase is observed",
+                    [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp, "smem"))
+        readers[words] = -1
+
+    def check_proxy(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, what: str) -> None:
+        """The async proxy (this mma) reads shared bytes `addresses`: each generic-proxy write to
+        them must be followed by a fence.proxy.async of the writing warp that this warp knows."""
+        m = self.machine
+        space = m.memory.shared_spaces[w.cta]
+        clock = m.clocks[w.warp]
+        for buf in space.buffers:
+            inside = (addresses >= buf.base) & (addresses < buf.base + buf.nbytes)
+            if not inside.any():
+                continue
+            shadow = m.shared.shadow_of(buf)
+            words = np.unique((addresses[inside] - buf.base) // 4)
+            writers = shadow.writer[words]
+            written = writers >= 0
+            for p in np.unique(writers[written]):
+                p = int(p)
+                mine = written & (writers == p)
+                last = int(shadow.write_clock[words[mine]].max())
+                fences = self.proxy_fences[p]
+                after = bisect_left(fences, last)  # a fence at the store's clock follows it (stores do not tick)
+                word = int(words[mine][np.argmax(shadow.write_clock[words[mine]])])
+                wop = shadow.write_op[word]
+                # Across the CTAs of a pair only a cluster barrier could order the fence, and the
+                # interpreter has none yet: there the fence must exist (in this run) before the read.
+                peer = p // m.warps_per_cta != w.cta
+                fenced = after < len(fences) and (peer or clock.knows(p, fences[after]))
+                if fenced:
+                    continue
+                who = "this warp" if p == w.warp else f"warp {p}"
+                if after < len(fences):
+                    why = f"{who} executed fence.proxy.async after the store, but nothing orders that fence before this {what}"
+                else:
+                    why = f"no fence.proxy.async of {who} follows the store"
+                self.report(op, Misuse(
+                    FindingKind.MISSING_PROXY_FENCE,
+                    f"{op.name} of warp {w.warp} reads {buf.name} (byte {word * 4}) through the async proxy, "
+                    f"which {who} wrote with a generic-proxy store: {why} (shared memory written by "
+                    "st.shared must be made visible to the async proxy with fence.proxy.async before "
+                    "tcgen05.mma/cp or TMA read it)",
+                    [("the generic-proxy store", wop)]), key=(id(wop), w.warp))
+
+    def shared_reader(self, w: WarpInterpreter, op: Operation):
+        """read(addresses) -> uint8 bytes of the CTA's shared memory (faults raise MemoryFault)."""
+        space = self.machine.memory.shared_spaces[w.cta]
+
+        def read(addresses: np.ndarray) -> np.ndarray:
+            lo, hi = int(addresses.min()), int(addresses.max())
+            buf = space.find(lo)
+            if buf is None or hi >= buf.base + buf.nbytes:
+                bad = lo if buf is None else hi
+                raise MemoryFault(f"shared address {bad:#x} is not inside one shared buffer"
+                                  + ("" if buf is None else f" ({buf.name} ends at {buf.base + buf.nbytes:#x})"))
+            return buf.raw[addresses - buf.base]
+
+        return read
+
+    # ---- tcgen05.mma -----------------------------------------------------------------------
+
+    def mma(self, w: WarpInterpreter, op: Operation, ops: MmaOperands) -> None:
+        """One thread's tcgen05.mma: D (+)= A·B computed now, completion tracked until a commit."""
+        m = self.machine
+        try:
+            idesc = tc.decode_instr(ops.idesc, ops.kind)
+        except DescriptorError as e:
+            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: {e}"))
+            return
+        if ops.kind.block_scaled:
+            self.report(op, Misuse(FindingKind.UNSUPPORTED,
+                                   f"the interpreter does not read block-scale factors from TMEM yet ({op.name})"),
+                        severity="warning")
+            return
+        from tmem_dialect.interpreter import (
+            lifecycle,  # it sits above this module (imports the machine)
+        )
+
+        group = lifecycle.check_cta_group(m, w, op, ops.cta_group)
+        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
+        k = ops.kind.dense_k
+        rows = idesc.m // group
+        try:
+            b_parts = []
+            for c in ctas:
+                read = self.shared_reader(_AsCta(w, c), op)
+                b_parts.append(tc.read_smem_operand(read, ops.b_desc, ops.kind, idesc.b_type,
+                                                    idesc.n // group, k, idesc.transpose_b))
+            b = np.concatenate(b_parts, axis=0)
+            results = []
+            for c in ctas:
+                if ops.a_taddr is not None:
+                    a = tc.read_tmem_operand(m.ctas[c].tmem.cells, ops.a_taddr, idesc.a_type, idesc.m, k, group)
+                else:
+                    assert ops.a_desc is not None
+                    a = tc.read_smem_operand(self.shared_reader(_AsCta(w, c), op), ops.a_desc, ops.kind,
+                                             idesc.a_type, rows, k, idesc.transpose_a)
+                results.append(a)
+        except (DescriptorError, MemoryFault) as e:
+            self._operand_error(w, op, e)
+            return
+        for c in ctas:
+            self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
+        record = self._new_record(w, op)
+        for c, a in zip(ctas, results):
+            tmem = m.ctas[c].tmem
+            flat = tc.accumulator_flat(ops.d_taddr, idesc.m, idesc.n, group, ops.ws)
+            if not self._writable(w, op, c, flat, "overwrites" if not ops.accumulate else "accumulates into"):
+                continue
+            old = tc.from_cells(tmem.cells[flat], idesc.d_type) if ops.accumulate else None
+            d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
+            self._write(c, flat, tc.to_cells(d), record)
+
+    def _operand_error(self, w: WarpInterpreter, op: Operation, e: Exception) -> None:
+        if isinstance(e, DescriptorError):
+            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: {e}"))
+        else:
+            self.machine.report(FindingKind.MEMORY_FAULT, "error", op,
+                                f"{op.name} of warp {w.warp} reads an operand outside shared memory: {e}", key=w.warp)
+
+    def _new_record(self, w: WarpInterpreter, op: Operation) -> int:
+        """Number a new async op of warp `w` (complete only once a commit's phase is observed)."""
+        seq = self.mbarriers.tracker.issue(w.warp)
+        self.records.append(AsyncRecord(w.warp, seq, op, w.cta))
+        return len(self.records) - 1
+
+    def _writable(self, w: WarpInterpreter, op: Operation, cta: int, flat: np.ndarray, verb: str) -> bool:
+        """Checks of an async write of TMEM cells `flat` of CTA `cta`; False: not allocated."""
+        if not self._d_allocated(w, op, cta, flat):
+            return False
+        self.check_tmem(w, op, flat.reshape(-1), verb, same_warp_pipelined=True)
+        self._check_history(w, op, cta, flat)
+        return True
+
+    def _write(self, cta: int, flat: np.ndarray, cells: np.ndarray, record: int) -> None:
+        self.machine.ctas[cta].tmem.cells[flat] = cells
+        self.async_writer[cta][flat.reshape(-1)] = record
+        self.machine.cells_moved += flat.size
+
+    def _check_history(self, w: WarpInterpreter, op: Operation, cta: int, flat: np.ndarray) -> None:
+        """D's cells against the ld/st history (an ld of D the mma overwrites, unordered or
+        outstanding), with the rules of memory_model as for any TMEM write."""
+        m = self.machine
+        lanes, cols = flat.reshape(-1) // isa.TMEM_COLUMNS, flat.reshape(-1) % isa.TMEM_COLUMNS
+        access = CellSet.of(lanes, cols, np.zeros_like(lanes))
+        kind = EffectKind.CP if op.name.endswith(".cp") else EffectKind.MMA
+        for p in conflicts(m.ctas[cta].tmem, m.history, access, kind, w.warp, op, m.clocks[w.warp],
+                           lambda f: None, m.options.ptx_version, m._seen):
+            m.report_problem(p, op)
+
+    def _d_allocated(self, w: WarpInterpreter, op: Operation, cta: int, flat: np.ndarray) -> bool:
+        cols = flat.reshape(-1) % isa.TMEM_COLUMNS
+        owner = self.machine.ctas[cta].tmem.allocator.owner
+        bad = owner[cols] < 0
+        if bad.any():
+            i = int(np.argmax(bad))
+            self.machine.report(FindingKind.UNALLOCATED, "error", op,
+                                f"{op.name} of warp {w.warp} writes D to {cell_text(int(flat.reshape(-1)[i]))}, "
+                                "which is not allocated", key=w.warp)
+            return False
+        return True
+
+    def _check_operand_fences(self, w, op, cta, ops: MmaOperands, idesc, rows, k, group) -> None:
+        from tmem_dialect.interpreter import smem_descriptor as sd
+
+        reads = []
+        for desc_value, t, n, mn_major in ((ops.a_desc, idesc.a_type, rows, idesc.transpose_a),
+                                           (ops.b_desc, idesc.b_type, idesc.n // group, idesc.transpose_b)):
+            if desc_value is None:
+                continue
+            desc = sd.decode(desc_value)
+            bits = isa.smem_container_bits(ops.kind, t)
+            addr, _ = sd.element_addresses(desc, n, k, bits, not mn_major)
+            reads.append(addr.reshape(-1))
+        addresses = np.concatenate(reads)
+        self.check_proxy(_AsCta(w, cta), op, addresses, "tcgen05.mma")
+        self.mark_async_reads(cta, addresses, len(self.records))  # the record about to be made
+
+    # ---- tcgen05.cp -------------------------------------------------------------------------
+
+    def cp(self, w: WarpInterpreter, op: Operation, taddr: int, desc_value: int, shape: isa.CpShape,
+           multicast: isa.CpMulticast | None, cta_group: int) -> None:
+        """One thread's tcgen05.cp: shape.rows rows of shape.row_bits bits, read through the SMEM
+        descriptor as a K-major canonical matrix of bytes (isa.smem), land in TMEM by
+        isa.cp_footprint, 4 bytes per 32-bit column (little-endian); asynchronous like mma."""
+        from tmem_dialect.interpreter import smem_descriptor as sd
+
+        m = self.machine
+        from tmem_dialect.interpreter import lifecycle
+
+        group = lifecycle.check_cta_group(m, w, op, cta_group)
+        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
+        fp = isa.cp_footprint(shape, multicast)
+        row_bytes = shape.row_bits // 8
+        try:
+            desc = sd.decode(desc_value)
+            addresses, _ = sd.element_addresses(desc, shape.rows, row_bytes, 8, k_major=True)
+            rows = [self.shared_reader(_AsCta(w, c), op)(addresses) for c in ctas]
+        except (DescriptorError, MemoryFault) as e:
+            self._operand_error(w, op, e)
+            return
+        for c in ctas:
+            self.check_proxy(_AsCta(w, c), op, addresses.reshape(-1), "tcgen05.cp")
+            self.mark_async_reads(c, addresses.reshape(-1), len(self.records))
+        record = self._new_record(w, op)
+        lane0, col0 = isa.taddr_lane(taddr), isa.taddr_column(taddr)
+        src_rows = np.array([r for r, lanes in enumerate(fp.lanes) for _ in lanes])
+        dst_lanes = np.array([lane for lanes in fp.lanes for lane in lanes]) + lane0
+        cols = col0 + np.arange(fp.columns)
+        flat = (dst_lanes[:, None] * isa.TMEM_COLUMNS + cols[None, :])
+        for c, data in zip(ctas, rows):
+            if self._writable(w, op, c, flat, "overwrites"):
+                words = np.ascontiguousarray(data.astype(np.uint8)).view(np.uint32)  # (rows, columns)
+                self._write(c, flat, words[src_rows], record)
+
+    # ---- completion and its observers ------------------------------------------------------
+
+    def check_tmem(self, w: WarpInterpreter, op: Operation, flat: np.ndarray, verb: str,
+                   same_warp_pipelined: bool = False) -> None:
+        """Warp `w` accesses TMEM cells `flat` (ld, st, cp, mma, dealloc): every async op that
+        wrote them must be known complete to it (observed through commit -> mbarrier -> wait).
+
+        `same_warp_pipelined`: the access is itself an mma/cp of the same warp, which the ISA
+        pipelines after that warp's earlier async tcgen05 ops (9.7.16.6 implicit pipelining).
+        """
+        ids = self.async_writer[w.cta][flat]
+        written = ids[ids >= 0]
+        if not written.size:
+            return
+        tracker = self.mbarriers.tracker
+        for rid in np.unique(written):
+            rec = self.records[int(rid)]
+            if same_warp_pipelined and rec.warp == w.warp:
+                continue
+            if tracker.complete_for(w.warp, rec.warp, rec.seq):
+                continue
+            cell = int(flat[np.argmax(ids == rid)])
+            if tracker.committed[rec.warp] >= rec.seq:
+                why = (f"the tcgen05.commit that tracks it has arrived, but warp {w.warp} has not observed "
+                       "that mbarrier phase (an mbarrier wait, or a barrier after a warp that waited)")
+            else:
+                why = f"no tcgen05.commit of warp {rec.warp} tracks it yet"
+            self.report(op, Misuse(
+                FindingKind.ASYNC_PENDING,
+                f"{op.name} of warp {w.warp} {verb} {cell_text(cell)} while the {rec.op.name} of warp "
+                f"{rec.warp} that writes it may still be in flight: {why}; D may be read, overwritten, "
+                "freed or handed over only after the commit's mbarrier phase is observed",
+                [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp))
+
+    def commit(self, w: WarpInterpreter, op: Operation, address: int, cta_group: int,
+               multicast: int | None = None) -> None:
+        """tcgen05.commit: an arrive (on this CTA's barrier, or on each CTA of `multicast`)."""
+        m = self.machine
+        clock = m.clocks[w.warp]
+        targets = [w.cta]
+        if multicast is not None:
+            pair_base = w.cta & ~1
+            targets = [c for c in range(len(m.ctas)) if multicast >> (c - pair_base) & 1] or [w.cta]
+        for c in targets:
+            for misuse in self.mbarriers.commit(c, address, w.warp, clock, op, peer=c != w.cta):
+                self.report(op, misuse)
+
+    def on_cta_barrier(self, warps: list[int]) -> None:
+        """A barrier among `warps` completed: what one knows complete, all do."""
+        self.mbarriers.tracker.share(warps)
+
+    # ---- mbarrier ops ----------------------------------------------------------------------
+
+    def _lanes(self, w: WarpInterpreter) -> np.ndarray:
+        return np.flatnonzero(w.mask)
+
+    def init(self, w, op, addresses: np.ndarray, counts: np.ndarray) -> None:
+        for lane in self._lanes(w):
+            for misuse in self.mbarriers.init(w.cta, int(addresses[lane]), int(counts[lane]), w.warp,
+                                              self.machine.clocks[w.warp], op):
+                self.report(op, misuse)
+
+    def fence_init(self, w) -> None:
+        self.mbarriers.fence_init(w.warp, self.machine.clocks[w.warp])
+
+    def arrive(self, w, op, addresses: np.ndarray, counts: np.ndarray | None, tx: np.ndarray | None) -> np.ndarray:
+        """Per active thread; returns the state tokens (int64 per lane, -1 where none)."""
+        tokens = np.full(len(w.mask), -1, dtype=np.int64)
+        for lane in self._lanes(w):
+            token, out = self.mbarriers.arrive(
+                w.cta, int(addresses[lane]), w.warp, self.machine.clocks[w.warp],
+                1 if counts is None else int(counts[lane]), op, 0 if tx is None else int(tx[lane]))
+            for misuse in out:
+                self.report(op, misuse)
+            if token is not None:
+                tokens[lane] = token
+        return tokens
+
+    def expect_tx(self, w, op, addresses: np.ndarray, tx: np.ndarray) -> None:
+        for lane in self._lanes(w):
+            for misuse in self.mbarriers.expect_tx(w.cta, int(addresses[lane]), w.warp,
+                                                   self.machine.clocks[w.warp], int(tx[lane]), op):
+                self.report(op, misuse)
+
+    def complete_tx(self, w, op, addresses: np.ndarray, tx: np.ndarray) -> None:
+        clock = self.machine.clocks[w.warp]
+        for lane in self._lanes(w):
+            for misuse in self.mbarriers.complete_tx(w.cta, int(addresses[lane]), int(tx[lane]), clock.vc.copy()):
+                self.report(op, misuse)
+        clock.tick()
+
+    def inval(self, w, op, addresses: np.ndarray) -> None:
+        for lane in self._lanes(w):
+            for misuse in self.mbarriers.inval(w.cta, int(addresses[lane]), w.warp, self.machine.clocks[w.warp]):
+                self.report(op, misuse)
+
+    def wait(self, w, op, addresses: np.ndarray, parity: np.ndarray | None, token: np.ndarray | None,
+             blocking: bool) -> np.ndarray:
+        """try_wait (blocking: suspends until the phase completes) or test_wait (returns at once).
+        Returns the per-lane predicate."""
+        m = self.machine
+        done = np.zeros(len(w.mask), dtype=bool)
+        lanes = self._lanes(w)
+        barriers: dict[int, MBarrier] = {}
+        for lane in lanes:
+            address = int(addresses[lane])
+            b, out = self.mbarriers._usable(w.cta, address, w.warp, m.clocks[w.warp], op.name, False)
+            for misuse in out:
+                self.report(op, misuse)
+            if b is not None and b.valid:
+                barriers[lane] = b
+        if not barriers:
+            return done
+
+        def ready() -> bool:
+            return all(self.mbarriers.wait_ready(b, _at(parity, lane), _at(token, lane))
+                       for lane, b in barriers.items())
+
+        if blocking and not ready():
+            lane0, b0 = next(iter(barriers.items()))
+            reason = _StuckReason(self, w.warp, b0, _at(parity, lane0), _at(token, lane0))
+            self.stuck[w.warp] = (reason, op)
+            m.scheduler.block(w.warp, reason, ready, op)
+            del self.stuck[w.warp]
+        for lane, b in barriers.items():
+            p, t = _at(parity, lane), _at(token, lane)
+            if self.mbarriers.wait_ready(b, p, t):
+                done[lane] = True
+                note = self.mbarriers.observe(b, w.warp, m.clocks[w.warp], p, t)
+                if note is not None:
+                    self.report(op, note, severity="note", key="vacuous")
+        if not blocking and not done[lanes].all():
+            m.scheduler.yield_now(w.warp)
+        return done
+
+    def finish(self) -> None:
+        """At the end of the run: why each mbarrier wait that never returned is stuck (beside the
+        deadlock report), then phases left with partial arrivals or pending bytes."""
+        for reason, op in self.stuck.values():
+            self.report(op, reason.misuse())
+        if self.stuck:
+            return
+        for b, misuse in self.mbarriers.leftovers():
+            self.report(b.init_op, misuse, severity="warning")
+
+
+def after_barrier(machine: Machine, warps: list[int]) -> None:
+    """Hook: a CTA barrier among `warps` completed (nothing to do before any producer ran)."""
+    state = getattr(machine, "_producers", None)
+    if state is not None:
+        state.on_cta_barrier(warps)
+
+
+def shared_write(machine: Machine, w: WarpInterpreter, op: Operation, buf, words: np.ndarray) -> None:
+    """Hook: a generic-proxy store of warp `w` to these words of a shared buffer."""
+    state = getattr(machine, "_producers", None)
+    if state is not None and state.async_reads:
+        state.check_shared_write(w, op, buf, words)
+
+
+def finish(machine: Machine) -> None:
+    """Hook: the run ended."""
+    state = getattr(machine, "_producers", None)
+    if state is not None:
+        state.finish()
+
+
+def check_access(machine: Machine, w: WarpInterpreter, op: Operation, kind: EffectKind, flat: np.ndarray) -> None:
+    """Hook: warp `w` accesses TMEM cells `flat` with ld/st/tile ops, or frees them (DEALLOC)."""
+    state = getattr(machine, "_producers", None)
+    if state is None:
+        return
+    flat = np.asarray(flat).reshape(-1)
+    verb = {EffectKind.DEALLOC: "frees"}.get(kind, "writes" if kind.writes_tmem else "reads")
+    state.check_tmem(w, op, flat, verb)
+    if kind.writes_tmem or kind is EffectKind.DEALLOC:
+        state.async_writer[w.cta][flat] = -1  # these cells no longer hold an async op's result
+
+
+def _at(values: np.ndarray | None, lane: int) -> int | None:
+    return None if values is None else int(values[lane])
+
+
+class _StuckReason(str):
+    """A block reason that describes the barrier's state when the deadlock is reported (not
+    when the warp blocked: arrivals may come in between)."""
+
+    def __new__(cls, producers: Producers, warp: int, b: MBarrier, parity: int | None, token: int | None):
+        self = super().__new__(cls, f"warp {warp} waits on an mbarrier")
+        self.producers, self.warp, self.b, self.parity, self.token = producers, warp, b, parity, token
+        return self
+
+    def misuse(self) -> Misuse:
+        return self.producers.mbarriers.stuck_wait(self.b, self.parity, self.token)
+
+    def __str__(self) -> str:
+        return f"warp {self.warp} {self.misuse().message}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __add__(self, other: str) -> str:
+        return str(self) + other
+
+
+class _AsCta:
+    """A view of a warp as if it ran in CTA `cta` (the peer's shared memory of a cta_group::2 mma)."""
+
+    def __init__(self, w: WarpInterpreter, cta: int):
+        self._w, self.cta = w, cta
+
+    def __getattr__(self, name):
+        return getattr(self._w, name)
+
+
+def of(machine: Machine) -> Producers:
+    """The issue-10 state of a run, created on first use."""
+    state = getattr(machine, "_producers", None)
+    if state is None:
+        state = Producers(machine)
+        machine._producers = state
+    return state

@@ -1,0 +1,87 @@
+"""Operand facts the interpreter's tensor core needs beyond isa.smem and isa.mma: swizzle XOR geometry, D layouts B and E, smem containers.
+
+Added by the interpreter side of issue 10 where isa.smem / isa.mma do not (yet) model a form;
+the owners of those modules may absorb these tables (nothing here repeats one of theirs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from tmem_dialect.isa.core import LANES_PER_WARP
+from tmem_dialect.isa.mma import DType, Kind, accumulator_lane
+from tmem_dialect.isa.smem import Swizzle
+
+
+@dataclass(frozen=True)
+class SwizzleGeometry:
+    """How a swizzle mode permutes bytes: bits [xor_low, xor_low + xor_bits) of the byte address
+    are XORed with bits [7, 7 + xor_bits) (CuTe's Swizzle<B, M, S> with B = xor_bits, M = xor_low,
+    S = 7 - xor_low), over an atom of `rows` rows of 128-bit-element width `width` (16-byte chunks).
+
+    PTX ISA 9.7.15.5.1.2 Table 38 (swizzle atoms 8x8, 8x4, 8x2, 8x1 chunks) and 9.7.16.4.1
+    Table 41 (the pattern repeats every 1024/512/256 bytes). The 128-byte swizzle with 32-byte
+    atomicity (mode 1) swaps 32-byte units within 128-byte rows, 4 rows per atom: Swizzle<2,5,2>
+    (CUTLASS cute/atom/mma_traits_sm100.hpp, Layout_MN_SW128_32B_Atom: 1024 x 4 bits); CUTLASS
+    uses it for MN-major tf32 only.
+    """
+
+    width: int
+    rows: int
+    xor_low: int
+    xor_bits: int
+
+
+SWIZZLE_GEOMETRY: dict[Swizzle, SwizzleGeometry] = {
+    Swizzle.NONE: SwizzleGeometry(1, 8, 4, 0),
+    Swizzle.B32: SwizzleGeometry(2, 8, 4, 1),
+    Swizzle.B64: SwizzleGeometry(4, 8, 4, 2),
+    Swizzle.B128: SwizzleGeometry(8, 8, 4, 3),
+    Swizzle.B128_ATOM32: SwizzleGeometry(8, 4, 5, 2),
+}
+
+# Base offset (SMEM descriptor bits 49-51, PTX ISA 9.7.16.4.1): 0 when the swizzle pattern starts
+# on its repeat boundary (Table 41), else (pattern start >> 7) & 7. We read it as the row of the
+# repeating pattern at address bits 7.. : the swizzle phase of address a is ((a >> 7) - base).
+BASE_OFFSET_SHIFT = 7
+
+
+def smem_container_bits(kind: Kind, t: DType) -> int:
+    """Bits of shared memory one A/B element occupies: kind::f8f6f4 reads 6- and 4-bit types from
+    8-bit containers (CUTLASS: float_e2m3/e3m2/e2m1_unpacksmem_t, one byte per element); mxf4 and
+    mxf4nvf4 read e2m1 packed two per byte. The code sits in the container's low bits (our reading;
+    docs/interpreter.md)."""
+    if t.bits == 4 and kind in (Kind.MXF4, Kind.MXF4NVF4):
+        return 4
+    return max(t.bits, 8)
+
+
+@cache
+def accumulator_layout(m: int, cta_group: int, n: int, ws: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(lane, column) relative to D's taddr of every element (r, j) of one CTA's M/cta_group x N
+    share of D, as two int64 arrays (read-only).
+
+    PTX ISA 9.7.16.10.5 "Data path layout organization": layouts A (M = 256, cta_group::2), D
+    (M = 128) and F (M = 64) come from isa.mma.accumulator_lane; B (M = 128, cta_group::2) and E
+    (M = 64 .ws) put the row's second half of columns in lanes 64..127: element (r, j) at lane
+    r + 64 * (j // (N/2)), column j % (N/2) (the ISA figures; TVM TIRx tmem_datapath_layout
+    documents the same).
+    """
+    rows = m // cta_group
+    j = np.arange(n)[None, :]
+    if (m, cta_group, ws) in ((128, 2, False), (64, 1, True)):
+        r = np.arange(rows)[:, None]
+        half = n // 2
+        lane, col = r + 2 * LANES_PER_WARP * (j // half), np.broadcast_to(j % half, (rows, n))
+    elif not ws:
+        lanes = np.array([accumulator_lane(m, cta_group, r)[1] for r in range(rows)])
+        lane, col = np.broadcast_to(lanes[:, None], (rows, n)), np.broadcast_to(j, (rows, n))
+    else:
+        raise ValueError(f"the accumulator layout of M = {m} .ws with cta_group::{cta_group} is not modelled")
+    lane, col = np.ascontiguousarray(lane), np.ascontiguousarray(col)
+    lane.setflags(write=False)
+    col.setflags(write=False)
+    return lane, col
