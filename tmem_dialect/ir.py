@@ -27,6 +27,37 @@ class LinearTimeLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
+MAX_NESTING = 64
+"""Deepest nesting of brackets, braces and regions we parse.
+
+xDSL's parser, verifier, printer and our passes recurse once (or a few times) per level; this
+bound keeps every stage far from Python's recursion limit, and a deeper input is a located error
+instead of a RecursionError. Real kernels nest a handful of levels.
+"""
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's IntegerType::kMaxWidth: `i16777216` and wider are not integer types."""
+
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|[\[\]{}()<>]')
+_OPENING = frozenset("[{(<")
+
+
+def nesting_error(text: str) -> int | None:
+    """The offset of the first bracket that nests deeper than MAX_NESTING, or None."""
+    depth = 0
+    for m in _NESTING_TOKENS.finditer(text):
+        token = m.group()
+        if len(token) != 1:
+            continue  # a string, a comment or an arrow
+        if token in _OPENING:
+            depth += 1
+            if depth > MAX_NESTING:
+                return m.start()
+        elif depth > 0:
+            depth -= 1
+    return None
+
+
 class LocatedParser(Parser):
     """A parser that stamps every op without an explicit `loc(...)` with its file:line:col."""
 
@@ -60,9 +91,37 @@ class LocatedParser(Parser):
 
     def _parse_block(self) -> Block:
         # xDSL's own message here is only " in block definition".
-        if self._current_token.kind is not MLIRTokenKind.CARET_IDENT:
+        token = self._current_token
+        if token.kind is not MLIRTokenKind.CARET_IDENT:
             self.raise_error("expected an operation, a block label (^bb) or '}' to close the region")
-        return super()._parse_block()
+        name = token.text[1:]
+        if name in self.blocks and name not in self.forward_block_references:
+            # xDSL 0.74 forgets where a forward-referenced block was defined and then fails with
+            # a KeyError on the second definition.
+            self.raise_error(f"redefinition of block '^{name}'", token.span.start, token.span.end)
+        block = super()._parse_block()
+        self.blocks[name] = (block, token.span)
+        return block
+
+    def _parse_optional_integer_or_float_type(self):
+        token = self._current_token
+        if token.kind is MLIRTokenKind.BARE_IDENT:
+            match = self._builtin_integer_type_regex.match(token.text)
+            if match is not None and int(match.group(1)) > MAX_INTEGER_WIDTH:
+                self.raise_error(
+                    f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span.start, token.span.end
+                )
+        return super()._parse_optional_integer_or_float_type()
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        # An empty or comment-only input (or the piece after a trailing `// -----`) is an empty
+        # module, as in mlir-opt; xDSL says "Could not parse entire input!".
+        if allow_implicit_module:
+            while self._current_token.kind in (MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT):
+                self._parse_alias_def()
+            if self._current_token.kind is MLIRTokenKind.EOF:
+                return ModuleOp([])
+        return super().parse_module(allow_implicit_module)
 
     def undefined_value_diagnostics(self) -> list[Diagnostic]:
         """One error per use of an SSA name that was never defined (xDSL reports them at the end)."""
@@ -85,9 +144,32 @@ class LocatedParser(Parser):
             prefix = f"'{name}' op " if name else ""
             message = str(e.args[0]) if e.args else str(e)
             self.raise_error(f"{prefix}{message}", start, self._current_token.span.start)
+        except _PARSER_BUGS as e:
+            # xDSL's custom parsers assert or index where they should report (`alignment = 4 :
+            # f16`, a float literal its type cannot hold): an error at the op, not a traceback.
+            name = _op_name_at(self.lexer.input.content, start)
+            prefix = f"'{name}' op: " if name else ""
+            self.raise_error(f"{prefix}{_parser_bug_message(e)}", start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start)
         return op
+
+
+_PARSER_BUGS = (AssertionError, ArithmeticError, LookupError, TypeError, AttributeError, MemoryError)
+
+
+def _parser_bug_message(e: BaseException) -> str:
+    """What an exception from inside xDSL's parser means for the text being parsed."""
+    text = str(e.args[0]) if e.args else ""
+    if isinstance(e, OverflowError) and "pack" in text:
+        return "floating-point literal out of the range of its type"
+    if isinstance(e, OverflowError):
+        return f"value out of range ({text})"
+    if isinstance(e, MemoryError):
+        return "value too large to represent"
+    if isinstance(e, AssertionError) or not text:
+        return "malformed syntax or attribute (an attribute of the wrong kind or type?)"
+    return f"malformed syntax or attribute ({text})"
 
 
 _OP_NAME = re.compile(r'\s*(?:(?:%[\w.$#:-]+\s*,?\s*)+=\s*)?"?([A-Za-z_][\w.$]*)')
@@ -114,6 +196,12 @@ def parse_module(
     allow_implicit_module: bool = True,
 ) -> ModuleOp:
     """Parse MLIR text; parse and attribute-verification failures raise DiagnosticError."""
+    parser: LocatedParser | None = None
+    if (deep := nesting_error(text)) is not None:
+        raise DiagnosticError(
+            [parse_error_diagnostic(ParseError(Span(deep, deep + 1, Input(text, name)),
+                f"nesting deeper than {MAX_NESTING} levels of brackets, braces and regions is not supported"), line_offset)]
+        )
     try:
         # Constructing the parser lexes the first token, which can already fail.
         parser = LocatedParser(ctx, text, name, line_offset)
@@ -128,6 +216,11 @@ def parse_module(
         pos = parser._current_token.span
         raise DiagnosticError(
             [parse_error_diagnostic(ParseError(pos, str(e)), line_offset)]
+        ) from None
+    except _PARSER_BUGS as e:
+        pos = parser._current_token.span if parser is not None else Span(0, 0, Input(text, name))
+        raise DiagnosticError(
+            [parse_error_diagnostic(ParseError(pos, _parser_bug_message(e)), line_offset)]
         ) from None
     except ValueError as e:
         # Python itself rejected a token's text, e.g. an integer literal of more than 4300 digits

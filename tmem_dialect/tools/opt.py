@@ -96,12 +96,7 @@ class TmemOptMain(xDSLOptMain):
     def chunks(self, text: str) -> list[tuple[str, int]]:
         if not self.args.split_input_file:
             return [(text, 0)]
-        pieces = text.split(SPLIT_MARKER)
-        out, line = [], 0
-        for piece in pieces:
-            out.append((piece, line))
-            line += piece.count("\n")
-        return out
+        return split_input(text)
 
     def process_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, transform and emit one chunk; DiagnosticError on any failure."""
@@ -249,6 +244,29 @@ def decode_input(data: bytes, name: str) -> str:
         ) from None
 
 
+def split_input(text: str) -> list[tuple[str, int]]:
+    """The pieces of a `--split-input-file` input with the line each starts at.
+
+    A split marker is a line that is `// -----` (as in mlir-opt); the text in a comment that
+    mentions the marker does not split.
+    """
+    out: list[tuple[str, int]] = []
+    piece: list[str] = []
+    start = line = 0
+    for text_line in text.splitlines(keepends=True):
+        if text_line.strip() == SPLIT_MARKER:
+            out.append(("".join(piece), start))
+            piece, start = [], line + 1
+            # The marker line itself is blank in the piece after it, keeping line numbers.
+            piece.append("\n")
+            start -= 1
+        else:
+            piece.append(text_line)
+        line += 1
+    out.append(("".join(piece), start))
+    return out
+
+
 class InputError(Exception):
     """The input could not be read as MLIR text (the message is the whole diagnostic)."""
 
@@ -258,15 +276,90 @@ def _first_line(e: BaseException) -> str:
     return text.strip() or type(e).__name__
 
 
+class OutputError(OSError):
+    """Standard output could not be written (a full disk, a closed descriptor)."""
+
+
+class _CheckedStdout:
+    """sys.stdout, with write failures raised as OutputError (a broken pipe stays BrokenPipeError)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _call(self, method: str, *args):
+        if self._stream is None:
+            raise OutputError(errno.EBADF, "standard output is closed")
+        try:
+            return getattr(self._stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as e:  # ValueError: "I/O operation on closed file"
+            code = getattr(e, "errno", None) or errno.EBADF
+            raise OutputError(code, os.strerror(code)) from None
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            self._call("flush")
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the exit-time flush is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+    sys.stdout = None  # type: ignore[assignment]
+
+
 def run_tool(
     make: Callable[[Sequence[str] | None], object],
     tool_name: str,
     args: Sequence[str] | None = None,
 ) -> int:
-    """Run a command-line tool; any unexpected Python exception becomes a one-line internal error."""
+    """Run a command-line tool; any unexpected Python exception becomes a one-line internal error.
+
+    Standard output that cannot be written ends the tool with a one-line error (exit 1); a reader
+    that went away (`tmem-opt ... | head`) ends it quietly, with the status of a SIGPIPE (141).
+    """
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 -- lives as long as the process
+    real_stdout = sys.stdout
+    sys.stdout = _CheckedStdout(real_stdout)  # type: ignore[assignment]
+    try:
+        code = _run_tool(make, tool_name, args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141
+    except OutputError as e:
+        print(f"{tool_name}: error: could not write to standard output: {e.strerror}", file=sys.stderr)
+        if real_stdout is not None:
+            _quiet_stdout()
+        return 1
+    finally:
+        if isinstance(sys.stdout, _CheckedStdout):
+            sys.stdout = real_stdout
+
+
+def _run_tool(
+    make: Callable[[Sequence[str] | None], object],
+    tool_name: str,
+    args: Sequence[str] | None,
+) -> int:
     try:
         tool = make(args)
         return tool.run()  # type: ignore[attr-defined]
+    except (BrokenPipeError, OutputError):
+        raise
     except DiagnosticError as e:
         for d in e.diagnostics:
             print(d.render(), file=sys.stderr)
