@@ -120,7 +120,7 @@ def test_non_utf8_input_is_a_one_line_error(tmp_path, capsys) -> None:
     bad.write_bytes(b"\xc3\x28garbage")
     assert tmem_run(str(bad)) == 1
     _, err = capsys.readouterr()
-    assert f"input file '{bad}' is not UTF-8 text (byte 0xc3 at offset 0)" in err
+    assert f"{bad}:1:1: error: invalid UTF-8 byte 0xc3 (the input must be UTF-8 text)" in err
 
 
 @pytest.mark.parametrize("value", ["0", "-5"])

@@ -177,7 +177,7 @@ def test_non_utf8_input(tmp_path: Path) -> None:
     src.write_bytes(b"func.func @k() {\n\xff\xfe\n}\n")
     result = run(str(src))
     assert_clean_failure(result)
-    assert f"input file '{src}' is not UTF-8 text (byte 0xff at offset 17)" in result.stderr
+    assert f"{src}:2:1: error: invalid UTF-8 byte 0xff (the input must be UTF-8 text)" in result.stderr
 
 
 def test_verify_diagnostics_exit_codes(tmp_path: Path) -> None:
@@ -262,7 +262,7 @@ def test_a_malformed_pipeline_or_target_spec_is_an_error_not_a_traceback(args: l
 def test_non_utf8_stdin() -> None:
     result = subprocess.run([*tmem_opt(), "-"], input=b"\xc3\x28 junk\n", capture_output=True)
     assert result.returncode == 1
-    assert b"standard input is not UTF-8 text (byte 0xc3 at offset 0)" in result.stderr
+    assert b"<stdin>:1:1: error: invalid UTF-8 byte 0xc3 (the input must be UTF-8 text)" in result.stderr
     assert b"Traceback" not in result.stderr
 
 

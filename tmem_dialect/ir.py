@@ -120,8 +120,15 @@ class LocatedParser(Parser):
             while self._current_token.kind in (MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT):
                 self._parse_alias_def()
             if self._current_token.kind is MLIRTokenKind.EOF:
-                return ModuleOp([])
-        return super().parse_module(allow_implicit_module)
+                module = ModuleOp([])
+                module.location = self._location(0)
+                return module
+        module = super().parse_module(allow_implicit_module)
+        if isinstance(module.location, UnknownLoc):
+            # The implicit module (or one written without a location): diagnostics about the
+            # whole module ("no kernel") point at the start of the file.
+            module.location = self._location(0)
+        return module
 
     def undefined_value_diagnostics(self) -> list[Diagnostic]:
         """One error per use of an SSA name that was never defined (xDSL reports them at the end)."""

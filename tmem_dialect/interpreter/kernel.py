@@ -112,13 +112,13 @@ def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
         found = SymbolTable.lookup_symbol(module, name)
         if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
             names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
-            raise _fail(FindingKind.NO_KERNEL, None, f"no function named '{name}' in the module (kernels: {names})")
+            raise _fail(FindingKind.NO_KERNEL, module, f"no function named '{name}' in the module (kernels: {names})")
         return found
     kernels = kernels_of(module)
     if len(kernels) != 1:
         raise _fail(
             FindingKind.NO_KERNEL,
-            None,
+            module,
             f"the module has {len(kernels)} kernels; name one with kernel=... (--kernel)",
         )
     return kernels[0]

@@ -238,9 +238,11 @@ def decode_input(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        what = "standard input" if name == "<stdin>" else f"input file '{name}'"
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise InputError(
-            f"error: {what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+            f"{name}:{line}:{column}: error: invalid UTF-8 byte 0x{data[e.start]:02x} "
+            "(the input must be UTF-8 text)"
         ) from None
 
 
