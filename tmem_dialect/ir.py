@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import struct
 from bisect import bisect_right
 
 from xdsl.context import Context
@@ -28,34 +29,16 @@ class LinearTimeLexer(MLIRLexer):
 
 
 MAX_NESTING = 64
-"""Deepest nesting of brackets, braces and regions we parse.
+"""Deepest nesting of op regions, and separately of attributes and types, that we parse.
 
-xDSL's parser, verifier, printer and our passes recurse once (or a few times) per level; this
-bound keeps every stage far from Python's recursion limit, and a deeper input is a located error
-instead of a RecursionError. Real kernels nest a handful of levels.
+xDSL's parser, verifier, printer and our passes recurse a few times per level; this bound keeps
+every stage far from Python's recursion limit, so a deeper input is a located error instead of a
+RecursionError. Depth is counted on the parsed structure (not on brackets), so the custom and
+the generic print of what we accept parse again. Real kernels nest a handful of levels.
 """
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's IntegerType::kMaxWidth: `i16777216` and wider are not integer types."""
-
-_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|[\[\]{}()<>]')
-_OPENING = frozenset("[{(<")
-
-
-def nesting_error(text: str) -> int | None:
-    """The offset of the first bracket that nests deeper than MAX_NESTING, or None."""
-    depth = 0
-    for m in _NESTING_TOKENS.finditer(text):
-        token = m.group()
-        if len(token) != 1:
-            continue  # a string, a comment or an arrow
-        if token in _OPENING:
-            depth += 1
-            if depth > MAX_NESTING:
-                return m.start()
-        elif depth > 0:
-            depth -= 1
-    return None
 
 
 class LocatedParser(Parser):
@@ -69,6 +52,9 @@ class LocatedParser(Parser):
         self._line_starts = [0]
         self._line_starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
         self._line_offset = line_offset
+        self._region_depth = 0
+        self._attribute_depth = 0
+        self._op_names: list[str | None] = []
 
     def _location(self, offset: int) -> FileLineColLoc:
         line = bisect_right(self._line_starts, offset)
@@ -140,8 +126,46 @@ class LocatedParser(Parser):
         found.sort(key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
         return found
 
+    def _too_deep(self, what: str) -> None:
+        token = self._current_token.span
+        self.raise_error(f"{what} nested more than {MAX_NESTING} deep are not supported", token.start, token.end)
+
+    def parse_optional_region(self, arguments=None):
+        # The region of a builtin.module does not count: an input with and one without the
+        # explicit top-level module (our print adds it) nest equally deep.
+        counted = (
+            bool(self._op_names)
+            and self._op_names[-1] not in ("builtin.module", "module")
+            and self._current_token.kind is MLIRTokenKind.L_BRACE
+        )
+        if counted:
+            if self._region_depth >= MAX_NESTING:
+                self._too_deep("regions")
+            self._region_depth += 1
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            if counted:
+                self._region_depth -= 1
+
+    def parse_optional_attribute(self):
+        return self._nested_attribute(super().parse_optional_attribute)
+
+    def parse_optional_type(self):
+        return self._nested_attribute(super().parse_optional_type)
+
+    def _nested_attribute(self, parse):
+        if self._attribute_depth >= MAX_NESTING:
+            self._too_deep("attributes and types")
+        self._attribute_depth += 1
+        try:
+            return parse()
+        finally:
+            self._attribute_depth -= 1
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        self._op_names.append(_op_name_at(self.lexer.input.content, start))
         try:
             op = super().parse_operation()
         except VerifyException as e:
@@ -157,12 +181,14 @@ class LocatedParser(Parser):
             name = _op_name_at(self.lexer.input.content, start)
             prefix = f"'{name}' op: " if name else ""
             self.raise_error(f"{prefix}{_parser_bug_message(e)}", start, self._current_token.span.start)
+        finally:
+            self._op_names.pop()
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start)
         return op
 
 
-_PARSER_BUGS = (AssertionError, ArithmeticError, LookupError, TypeError, AttributeError, MemoryError)
+_PARSER_BUGS = (AssertionError, ArithmeticError, LookupError, TypeError, AttributeError, MemoryError, NotImplementedError, struct.error)
 
 
 def _parser_bug_message(e: BaseException) -> str:
@@ -170,6 +196,8 @@ def _parser_bug_message(e: BaseException) -> str:
     text = str(e.args[0]) if e.args else ""
     if isinstance(e, OverflowError) and "pack" in text:
         return "floating-point literal out of the range of its type"
+    if isinstance(e, struct.error):
+        return "integer literal out of the range of its type"
     if isinstance(e, OverflowError):
         return f"value out of range ({text})"
     if isinstance(e, MemoryError):
@@ -204,11 +232,6 @@ def parse_module(
 ) -> ModuleOp:
     """Parse MLIR text; parse and attribute-verification failures raise DiagnosticError."""
     parser: LocatedParser | None = None
-    if (deep := nesting_error(text)) is not None:
-        raise DiagnosticError(
-            [parse_error_diagnostic(ParseError(Span(deep, deep + 1, Input(text, name)),
-                f"nesting deeper than {MAX_NESTING} levels of brackets, braces and regions is not supported"), line_offset)]
-        )
     try:
         # Constructing the parser lexes the first token, which can already fail.
         parser = LocatedParser(ctx, text, name, line_offset)
@@ -252,6 +275,9 @@ def parse_module(
 
 def verify_diagnostics(root: Operation) -> list[Diagnostic]:
     """Run every op's verifier (structure, IRDL constraints, verify_) and report each failure at its op."""
+    from tmem_dialect.ir_checks import ir_diagnostics
+    from tmem_dialect.kernel_checks import kernel_diagnostics
+
     found: list[Diagnostic] = []
     failed: set[Operation] = set()
     for op in root.walk():
@@ -260,6 +286,8 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
         except VerifyException as e:
             message = str(e.args[0]) if e.args else str(e)
             message = message.removeprefix("Operation does not verify: ")
+            if message.startswith("Redefinition of symbol"):
+                continue  # ir_checks reports it at the second definition, not at the module
             found.append(error(op, message))
             failed.add(op)
         except ValueError as e:
@@ -272,6 +300,10 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
             found.append(
                 error(op, f"internal error in the verifier of '{op.name}': {type(e).__name__}: {e}")
             )
+    if not found:
+        # Whole-module rules; they assume every op verified (operands of the right kinds).
+        found.extend(ir_diagnostics(root))
+        found.extend(kernel_diagnostics(root))
     return found
 
 

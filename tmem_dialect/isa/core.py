@@ -399,3 +399,13 @@ def wait_mnemonic(load: bool) -> str:
 def fence_mnemonic(before: bool) -> str:
     """`tcgen05.fence::before_thread_sync` / `::after_thread_sync` (no .sync.aligned [ptxas])."""
     return f"tcgen05.fence::{'before' if before else 'after'}_thread_sync"
+
+
+# ---------------------------------------------------------------------------------------------
+# Limits of an sm_100 CTA (CUDA C++ Programming Guide, "Technical Specifications per Compute
+# Capability", 10.0; ptxas 13.0 reports the shared limit as 0x38c00 bytes).
+# ---------------------------------------------------------------------------------------------
+
+MAX_THREADS_PER_CTA = 1024
+REGISTERS_PER_SM = 65536  # 32-bit registers; a CTA's threads share them
+MAX_SHARED_BYTES_PER_CTA = 232448  # 227 KiB of static shared memory

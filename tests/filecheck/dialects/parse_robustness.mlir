@@ -38,7 +38,7 @@ func.func @f(%a: i123456789012345678901234567890) {
 
 // -----
 
-// expected-error@+1 {{nesting deeper than 64 levels}}
+// expected-error@+1 {{attributes and types nested more than 64 deep are not supported}}
 "test.op"() {a = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]} : () -> ()
 
 // -----
@@ -108,7 +108,7 @@ scf.if %c {
 scf.if %c {
 scf.if %c {
 scf.if %c {
-// expected-error@-1 {{nesting deeper than 64 levels of brackets, braces and regions is not supported}}
+// expected-error@-1 {{regions nested more than 64 deep are not supported}}
 }
 }
 }
