@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTable
 
@@ -35,6 +35,8 @@ def ir_diagnostics(root: Operation) -> list[Diagnostic]:
             found.extend(_check_llvm_constant(op))
         elif isinstance(op, llvm.GEPOp):
             found.extend(_check_gep(op))
+        elif isinstance(op, arith.BitcastOp):
+            found.extend(_check_bitcast(op))
     return found
 
 
@@ -274,3 +276,13 @@ def _check_gep(op: llvm.GEPOp) -> Iterator[Diagnostic]:
     if dynamic != len(op.ssa_indices):
         yield error(op, f"'llvm.getelementptr' op has {len(op.ssa_indices)} index operands but "
                         f"rawConstantIndices marks {dynamic} dynamic indices")
+
+
+def _check_bitcast(op: arith.BitcastOp) -> Iterator[Diagnostic]:
+    """arith.bitcast takes integers and floats of one width; index has no width to cast."""
+    for what, t in (("operand", op.input.type), ("result", op.result.type)):
+        inner = getattr(t, "element_type", t)
+        if isinstance(inner, IndexType):
+            yield error(op, f"'arith.bitcast' op {what} must be a signless integer or float of a fixed "
+                            f"width, got {t} (use arith.index_cast)")
+            return

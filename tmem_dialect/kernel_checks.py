@@ -143,7 +143,7 @@ def _check_shared_memory(kernel: Operation, module: Operation) -> Iterator[Diagn
             continue
         total += size
         if total > isa.MAX_SHARED_BYTES_PER_CTA:
-            yield error(kernel, f"the kernel's shared globals take {total} bytes or more; a CTA has at most "
+            yield error(kernel, f"the kernel's shared globals take at least {total} bytes; a CTA has at most "
                                 f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory").attach_note(
                 f"'@{g.sym_name.data}' takes {size} bytes", g)
             return

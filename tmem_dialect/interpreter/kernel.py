@@ -233,11 +233,20 @@ def _global_data(op: Operation) -> tuple[str, int, tuple[int, ...], np.dtype, An
     return op.sym_name.data, int(np.prod(shape)) * dtype.itemsize, shape, dtype, init_values, shared
 
 
+MAX_GLOBAL_BYTES = 1 << 30  # what one run may allocate for a global (buffers are 4 GiB apart)
+
+
 def _setup_globals(machine: Machine, module: ModuleOp) -> None:
     for op in module.ops:
         if not isinstance(op, (llvm.GlobalOp, memref.GlobalOp)):
             continue
         name, nbytes, shape, dtype, init, shared = _global_data(op)
+        if shared and nbytes > isa.MAX_SHARED_BYTES_PER_CTA:
+            raise _fail("memory-fault", op, f"shared global '@{name}' takes {nbytes} bytes; a CTA has at most "
+                                            f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory")
+        if not shared and nbytes > MAX_GLOBAL_BYTES:
+            raise _fail("unsupported", op, f"global '@{name}' takes {nbytes} bytes; the interpreter holds "
+                                           f"globals of at most {MAX_GLOBAL_BYTES} bytes")
         count = max(nbytes // dtype.itemsize, 1)
 
         def make() -> np.ndarray:

@@ -101,7 +101,8 @@ def judge_output(stage: str, result: StageResult) -> list[Problem]:
         problems.append(Problem(EXIT_CODE, stage, f"exit 0 after an error: {err[:200]}"))
     for line in err.splitlines():
         m = _DIAGNOSTIC.match(line)
-        if m and not _LOCATED.match(line) and m.group(2) != "note":
+        names_option = line[m.end():].startswith("-") if m else False
+        if m and not _LOCATED.match(line) and m.group(2) != "note" and not names_option:
             problems.append(Problem(UNLOCATED, stage, line))
     return problems
 
