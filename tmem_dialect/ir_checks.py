@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTable
 
 from tmem_dialect.diagnostics import Diagnostic, error
+from tmem_dialect.dialects.nvvm import pointer_address_space
 from tmem_dialect.ir import reverse_post_order
 
 
@@ -55,7 +56,7 @@ def _check_types(op: Operation) -> Iterator[Diagnostic]:
 
 def _type_problem(t: Attribute) -> str | None:
     if isinstance(t, llvm.LLVMPointerType):
-        space = t.addr_space.data
+        space = pointer_address_space(t)
         if not 0 <= space < ADDRESS_SPACE_LIMIT:
             return f"address space {space} of {t} is out of range (0 to {ADDRESS_SPACE_LIMIT - 1})"
     for param in getattr(t, "parameters", ()):
@@ -154,6 +155,7 @@ def _check_operands(op: Operation, dominance: _Dominance) -> Iterator[Diagnostic
             if definer is not None:
                 d.attach_note("operand defined here", definer)
             yield d
+            return  # one per op, as MLIR: the others are usually the same mistake
 
 
 def _dominance_problem(value: SSAValue, user: Operation, dominance: _Dominance) -> str | None:
@@ -170,7 +172,7 @@ def _dominance_problem(value: SSAValue, user: Operation, dominance: _Dominance) 
     here: Operation | None = user
     while here is not None and here.parent_region() is not region:
         parent = here.parent_op()
-        if parent is not None and parent.has_trait(IsolatedFromAbove):
+        if parent is not None and (parent.has_trait(IsolatedFromAbove) or isinstance(parent, llvm.FuncOp)):
             return f"uses a value defined outside the '{parent.name}' it is in (another function's value?)"
         here = parent
     if here is None:
@@ -233,7 +235,7 @@ def _check_addressof(op: llvm.AddressOfOp) -> Iterator[Diagnostic]:
     if isinstance(target, llvm.GlobalOp):
         space = target.addr_space.value.data if target.addr_space is not None else 0
         result = op.result.type
-        have = result.addr_space.data if isinstance(result, llvm.LLVMPointerType) else None
+        have = pointer_address_space(result)
         if have is not None and have != space:
             yield error(
                 op,
@@ -275,7 +277,8 @@ def _check_gep(op: llvm.GEPOp) -> Iterator[Diagnostic]:
     dynamic = sum(1 for i in raw if i == llvm.GEP_USE_SSA_VAL)
     if dynamic != len(op.ssa_indices):
         yield error(op, f"'llvm.getelementptr' op has {len(op.ssa_indices)} index operands but "
-                        f"rawConstantIndices marks {dynamic} dynamic indices")
+                        f"rawConstantIndices marks {dynamic} dynamic indices (a constant index must be "
+                        "a 32-bit integer above -2147483648)")
 
 
 def _check_bitcast(op: arith.BitcastOp) -> Iterator[Diagnostic]:

@@ -47,7 +47,8 @@ def _is_kernel(f: Operation) -> bool:
 
 
 def _attr(f: Operation, name: str) -> Attribute | None:
-    return f.attributes.get(name) or f.properties.get(name)
+    found = f.attributes.get(name)
+    return found if found is not None else f.properties.get(name)
 
 
 def block_size(f: Operation) -> tuple[int, int, int] | None:
