@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnregisteredOp,
+)
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTable
 
@@ -55,6 +64,8 @@ def _check_types(op: Operation) -> Iterator[Diagnostic]:
 
 
 def _type_problem(t: Attribute) -> str | None:
+    if isinstance(t, llvm.LLVMArrayType) and t.size.data < 0:
+        return f"{t} has a negative number of elements"
     if isinstance(t, llvm.LLVMPointerType):
         space = pointer_address_space(t)
         if not 0 <= space < ADDRESS_SPACE_LIMIT:
@@ -73,15 +84,15 @@ def _type_problem(t: Attribute) -> str | None:
 
 
 def _check_terminators(op: Operation) -> Iterator[Diagnostic]:
-    if op.has_trait(NoTerminator) or isinstance(op, ModuleOp):
+    """Every block ends in a terminator, except in ops that say they need none (builtin.module)."""
+    if op.has_trait(NoTerminator) or isinstance(op, (ModuleOp, UnregisteredOp)):
         return
     for region in op.regions:
         for block in region.blocks:
             last = block.last_op
             if last is None:
-                if len(region.blocks) > 1 or op.has_trait(IsolatedFromAbove):
-                    yield error(op, f"'{op.name}' op has an empty block: a block needs at least a terminator")
-            elif not last.has_trait(IsTerminator) and (len(region.blocks) > 1 or op.has_trait(IsolatedFromAbove)):
+                yield error(op, f"'{op.name}' op has an empty block: a block needs at least a terminator")
+            elif not last.has_trait(IsTerminator) and not isinstance(last, UnregisteredOp):
                 yield error(last, f"block with no terminator: it ends in '{last.name}'")
 
 
@@ -250,6 +261,8 @@ def _check_addressof(op: llvm.AddressOfOp) -> Iterator[Diagnostic]:
 
 
 def _check_global(op: llvm.GlobalOp) -> Iterator[Diagnostic]:
+    if (problem := _type_problem(op.global_type)) is not None:
+        yield error(op, f"'llvm.mlir.global' op type: {problem}")
     parent = op.parent_op()
     if parent is not None and not isinstance(parent, ModuleOp):
         yield error(op, "'llvm.mlir.global' op must appear at the module level, not inside "
