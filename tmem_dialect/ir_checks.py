@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    Signedness,
     StringAttr,
     UnregisteredOp,
 )
@@ -47,6 +48,8 @@ def ir_diagnostics(root: Operation) -> list[Diagnostic]:
             found.extend(_check_gep(op))
         elif isinstance(op, arith.BitcastOp):
             found.extend(_check_bitcast(op))
+        elif isinstance(op, llvm.ReturnOp):
+            found.extend(_check_llvm_return(op))
     return found
 
 
@@ -263,6 +266,9 @@ def _check_addressof(op: llvm.AddressOfOp) -> Iterator[Diagnostic]:
 def _check_global(op: llvm.GlobalOp) -> Iterator[Diagnostic]:
     if (problem := _type_problem(op.global_type)) is not None:
         yield error(op, f"'llvm.mlir.global' op type: {problem}")
+    t = op.global_type
+    if isinstance(t, IntegerType) and t.signedness.data is not Signedness.SIGNLESS:
+        yield error(op, f"'llvm.mlir.global' op type {t} is not an LLVM type (LLVM integers are signless)")
     parent = op.parent_op()
     if parent is not None and not isinstance(parent, ModuleOp):
         yield error(op, "'llvm.mlir.global' op must appear at the module level, not inside "
@@ -302,3 +308,19 @@ def _check_bitcast(op: arith.BitcastOp) -> Iterator[Diagnostic]:
             yield error(op, f"'arith.bitcast' op {what} must be a signless integer or float of a fixed "
                             f"width, got {t} (use arith.index_cast)")
             return
+
+
+def _check_llvm_return(op: llvm.ReturnOp) -> Iterator[Diagnostic]:
+    """llvm.return returns what its llvm.func says it returns."""
+    f = op.parent_op()
+    while f is not None and not isinstance(f, llvm.FuncOp):
+        f = f.parent_op()
+    if f is None:
+        return
+    result = f.function_type.output
+    returned = [v.type for v in op.operands]
+    expected = [] if isinstance(result, llvm.LLVMVoidType) else [result]
+    if returned != expected:
+        got = ", ".join(map(str, returned)) or "nothing"
+        want = ", ".join(map(str, expected)) or "nothing (void)"
+        yield error(op, f"'llvm.return' op returns {got}, but the function returns {want}")
