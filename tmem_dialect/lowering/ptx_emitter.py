@@ -163,8 +163,8 @@ class _ModuleEmitter:
         if self.version > isa.MAX_PTX_VERSION:
             v = isa.MAX_PTX_VERSION
             raise DiagnosticError(
-                [error(None, f"PTX ISA {self.version[0]}.{self.version[1]} is newer than "
-                             f"{v[0]}.{v[1]}, the newest this target emits for")]
+                [error(None, f"-t ptx: version={self.version[0]}.{self.version[1]} is newer than PTX ISA "
+                             f"{v[0]}.{v[1]}, the newest version this target emits")]
             )
         lines = [
             _Line("//"),

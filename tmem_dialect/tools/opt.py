@@ -9,11 +9,13 @@ import os
 import stat
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -24,6 +26,7 @@ from tmem_dialect.diagnostics import (
     Severity,
     capture,
 )
+from tmem_dialect import __version__
 from tmem_dialect.dialects import all_dialects
 from tmem_dialect.ir import parse_module, verify_or_raise
 from tmem_dialect.tools import expected_diagnostics
@@ -45,7 +48,9 @@ def multiverse() -> Universe:
 class TmemOptMain(xDSLOptMain):
     """xdsl-opt with our registrations; runs each input chunk and reports diagnostics at ops."""
 
-    version_format = "tmem-opt (tmem-dialect) built on xdsl {xdsl_version}"
+    version_format = "tmem-opt (tmem-dialect {version}) built on xdsl {{xdsl_version}}".format(
+        version=__version__
+    )
 
     def register_all_dialects(self) -> None:
         dialects = dict(multiverse().all_dialects)
@@ -64,20 +69,38 @@ class TmemOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        from tmem_dialect.tools.cli_help import tmem_first_help
         from tmem_dialect.tools.registry import register_target_arguments
 
         register_target_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--list-passes", action="store_true",
+            help="list our passes with a one-line description and their options, then exit",
+        )
+        tmem_first_help(arg_parser, self.available_passes)
 
     def setup_pipeline(self) -> None:
-        def verify_between(
-            previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
-        ) -> None:
+        """The pass pipeline, verifying between passes (at the ops), and timing and printing
+        between them as --time-passes and --print-between-passes ask (to stderr, as mlir-opt)."""
+        from tmem_dialect.tools.cli_help import check_pipeline_spec
+
+        check_pipeline_spec(self.available_passes, self.args.passes)
+        started = time.perf_counter()
+
+        def between(previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+            nonlocal started
+            if previous is not None and self.args.time_passes:
+                print(f"tmem-opt: pass '{previous.name}' took {time.perf_counter() - started:.4f} s",
+                      file=sys.stderr)
             if previous is not None and not self.args.disable_verify:
                 verify_or_raise(module)
+            if previous is not None and following is not None and self.args.print_between_passes:
+                print(f"// -----// IR after {previous.name} //----- //", file=sys.stderr)
+                Printer(stream=sys.stderr).print_op(module)
+                print(file=sys.stderr)
+            started = time.perf_counter()
 
-        self.pipeline = PassPipeline.parse_spec(
-            self.available_passes, self.args.passes, verify_between
-        )
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, between)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         """Our targets also take their command-line options (--ptxas-check, --ptx-arch, ...)."""
@@ -153,8 +176,19 @@ class TmemOptMain(xDSLOptMain):
             raise InputError(f"tmem-opt: error: -t ptx: {e}") from None
         if problem := isa.ptx_target_error(version, target.arch):  # type: ignore[attr-defined]
             raise InputError(f"tmem-opt: error: -t ptx: {problem}")
+        if version > isa.MAX_PTX_VERSION:
+            newest = "%d.%d" % isa.MAX_PTX_VERSION
+            raise InputError(
+                f"tmem-opt: error: -t ptx: version={version[0]}.{version[1]} is newer than PTX ISA "
+                f"{newest}, the newest version this target emits (use version={newest} or older)"
+            )
 
     def run(self) -> int:  # type: ignore[override]
+        if self.args.list_passes:
+            from tmem_dialect.tools.cli_help import list_passes
+
+            print(list_passes(self.available_passes))
+            return 0
         self.check_target_options()
         try:
             text, name = self.read_input()

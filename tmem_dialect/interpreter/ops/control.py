@@ -20,6 +20,7 @@ from xdsl.interpreter import (
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter.sync import Aborted
 from tmem_dialect.interpreter.values import is_uniform as _uniform
 from tmem_dialect.interpreter.values import merge
@@ -64,7 +65,7 @@ class ControlFunctions(ScfFunctions):
             # A step of 0 (or below) never reaches the bound: the loop would run forever.
             lane = int(np.argmax(stuck))
             interpreter.machine.report(
-                "error", "error", op,
+                FindingKind.STEP_LIMIT, "error", op,
                 f"scf.for with step {int(step[lane])} in warp {interpreter.warp} (thread "
                 f"{interpreter.thread_id(lane)}) never reaches its upper bound: the loop does not terminate",
             )
