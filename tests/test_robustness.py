@@ -178,3 +178,16 @@ OPEN = sorted((ROOT / "tests" / "data" / "fuzz_open").glob("*.mlir"))
 def test_open_fuzz_finding(finding: Path) -> None:
     """Findings in code another engineer is rewriting: kept as strict xfails until it lands."""
     assert fuzz.check_case(finding.read_text(), oracles=False) == []
+
+
+def test_no_reference_points_outside_the_repository() -> None:
+    """`../shared/...` exists beside the team's checkout, not in a clone (issue 14)."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    offenders = [
+        name for name in tracked.stdout.split()
+        if name.endswith((".py", ".md", ".mlir", ".toml", ".cfg", ".ptx")) and name != "tests/test_robustness.py"
+        and "../shared/" in (ROOT / name).read_text(encoding="utf-8", errors="replace")
+    ]
+    assert offenders == []

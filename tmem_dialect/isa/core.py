@@ -1,6 +1,6 @@
 """TMEM geometry and tcgen05.ld/st: shapes, legal nums, register counts, fragment maps, nCols, PTX targets.
 
-This module is the single source of truth for the static facts of ../shared/TMEM_FACTS.md.
+This module is the single source of truth for the static facts of docs/tmem_facts.md.
 Verifiers, passes, the lowering and the interpreter ask it; none of them re-derive these facts.
 """
 
