@@ -1,8 +1,5 @@
 """tmem-dialect: an xDSL toolkit for Blackwell Tensor Memory and the PTX tcgen05 instructions."""
 
-from importlib.metadata import PackageNotFoundError, version
+from tmem_dialect.version import __version__
 
-try:
-    __version__ = version("tmem-dialect")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0.1.0"
+__all__ = ["__version__"]

@@ -26,7 +26,7 @@ from tmem_dialect.diagnostics import (
     Severity,
     capture,
 )
-from tmem_dialect import __version__
+from tmem_dialect.version import __version__
 from tmem_dialect.dialects import all_dialects
 from tmem_dialect.ir import parse_module, verify_or_raise
 from tmem_dialect.tools import expected_diagnostics

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tmem_dialect import __version__, isa
+from tmem_dialect import isa
+from tmem_dialect.version import __version__
 from tmem_dialect.diagnostics import Diagnostic, Severity
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.tools import expected_diagnostics
