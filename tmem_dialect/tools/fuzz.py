@@ -372,6 +372,9 @@ def run_campaign(count: int, seed: int, timeout: float = 60.0, oracles: bool = T
             rate = campaign.cases / max(time.monotonic() - started, 1e-9)
             print(f"\r{campaign.cases}/{count} cases, {sum(campaign.problems.values())} problems, "
                   f"{rate:.1f} cases/s", end="", file=sys.stderr, flush=True)
+        elif progress and campaign.cases % 500 == 0:  # piped (a long campaign's log): a line now and then
+            counts = ", ".join(f"{k} {campaign.problems[k]}" for k in KINDS)
+            print(f"{campaign.cases}/{count} cases: {counts}", file=sys.stderr, flush=True)
 
     try:
         exhausted = False
