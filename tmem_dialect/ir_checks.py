@@ -26,7 +26,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTab
 
 from tmem_dialect.diagnostics import Diagnostic, error
 from tmem_dialect.dialects.nvvm import pointer_address_space
-from tmem_dialect.ir import reverse_post_order
+from tmem_dialect.block_order import region_order
 
 
 def ir_diagnostics(root: Operation) -> list[Diagnostic]:
@@ -110,7 +110,7 @@ class _Dominance:
 
     def _tree(self, region: Region) -> tuple[dict[Block, Block | None], dict[Block, int]]:
         if region not in self._trees:
-            order = reverse_post_order(region)
+            order = region_order(region)
             entry = region.blocks.first
             preds: dict[Block, list[Block]] = {b: [] for b in region.blocks}
             reachable = {entry}
