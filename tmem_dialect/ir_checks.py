@@ -26,7 +26,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTab
 
 from tmem_dialect.diagnostics import Diagnostic, error
 from tmem_dialect.dialects.nvvm import pointer_address_space
-from tmem_dialect.block_order import region_order
+from tmem_dialect.block_order import block_successors, immediate_dominators, reverse_post_order
 
 
 def ir_diagnostics(root: Operation) -> list[Diagnostic]:
@@ -103,62 +103,36 @@ def _check_terminators(op: Operation) -> Iterator[Diagnostic]:
 
 
 class _Dominance:
-    """Dominator trees of multi-block regions, computed once per region."""
+    """Dominator trees of the regions asked about, computed once per region."""
 
     def __init__(self) -> None:
-        self._trees: dict[Region, tuple[dict[Block, Block | None], dict[Block, int]]] = {}
+        self._trees: dict[Region, dict[Block, Block | None]] = {}
 
-    def _tree(self, region: Region) -> tuple[dict[Block, Block | None], dict[Block, int]]:
+    def _tree(self, region: Region) -> dict[Block, Block | None]:
         if region not in self._trees:
-            order = region_order(region)
             entry = region.blocks.first
-            preds: dict[Block, list[Block]] = {b: [] for b in region.blocks}
-            reachable = {entry}
-            for b in order:  # RPO puts the reachable blocks first
-                term = b.last_op
-                for s in term.successors if term is not None else ():
-                    if s in preds:
-                        preds[s].append(b)
-            index = {b: i for i, b in enumerate(order)}
-            idom: dict[Block, Block | None] = {entry: entry} if entry is not None else {}
-            changed = True
-            while changed:
-                changed = False
-                for b in order[1:]:
-                    done = [p for p in preds[b] if p in idom]
-                    if not done:
-                        continue
-                    new = done[0]
-                    for p in done[1:]:
-                        new = _intersect(p, new, idom, index)
-                    if idom.get(b) is not new:
-                        idom[b] = new
-                        changed = True
-            reachable = set(idom)
-            self._trees[region] = ({b: idom[b] for b in reachable}, index)
+            order = reverse_post_order(entry, block_successors) if entry is not None else []
+            preds: dict[Block, list[Block]] = {b: [] for b in order}
+            for b in order:
+                for s in block_successors(b):
+                    preds.setdefault(s, []).append(b)
+            self._trees[region] = immediate_dominators(order, lambda b: preds.get(b, ()))
         return self._trees[region]
+
+    def reachable(self, block: Block) -> bool:
+        return block.parent is None or block in self._tree(block.parent)
 
     def dominates(self, a: Block, b: Block) -> bool | None:
         """Whether block `a` dominates block `b` (same region); None when `b` is unreachable."""
-        idom, _ = self._tree(a.parent)  # type: ignore[arg-type]
+        idom = self._tree(a.parent)  # type: ignore[arg-type]
         if b not in idom:
             return None  # MLIR does not check dominance in unreachable blocks
-        while True:
-            if b is a:
+        here: Block | None = b
+        while here is not None:
+            if here is a:
                 return True
-            parent = idom[b]
-            if parent is b or parent is None:
-                return False
-            b = parent
-
-
-def _intersect(a: Block, b: Block, idom: dict[Block, Block | None], index: dict[Block, int]) -> Block:
-    while a is not b:
-        while index[a] > index[b]:
-            a = idom[a]  # type: ignore[assignment]
-        while index[b] > index[a]:
-            b = idom[b]  # type: ignore[assignment]
-    return a
+            here = idom[here]
+        return False
 
 
 def _check_operands(op: Operation, dominance: _Dominance) -> Iterator[Diagnostic]:
@@ -197,6 +171,8 @@ def _dominance_problem(value: SSAValue, user: Operation, dominance: _Dominance) 
         ok = dominance.dominates(block, here.parent_block())  # type: ignore[arg-type]
         return None if ok in (True, None) else "does not dominate this use"
     assert definer is not None
+    if not dominance.reachable(here.parent_block()):  # type: ignore[arg-type]
+        return None  # MLIR checks no dominance in unreachable blocks (iree-opt accepts them)
     if here.parent_block() is block:
         if here is definer:
             return "is the result of the op that uses it"
