@@ -129,7 +129,7 @@ class WaitKindAttr(Bracketed, EnumAttribute[WaitKind]):
 
 
 @irdl_attr_definition
-class ShflKindAttr(EnumAttribute[ShflKind]):
+class ShflKindAttr(Bracketed, EnumAttribute[ShflKind]):
     name = "nvvm.shfl_kind"
 
 
