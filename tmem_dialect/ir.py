@@ -294,6 +294,11 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
             found.append(error(op, f"malformed IR: {e}"))
             failed.add(op)
         except Exception as e:  # noqa: BLE001 -- a verifier bug must still end as a diagnostic
+            if type(e) is Exception and e.args:
+                # Some xDSL verifiers (memref.load/store) raise a bare Exception for invalid IR.
+                found.append(error(op, f"'{op.name}' op: {e.args[0]}"))
+                failed.add(op)
+                continue
             failed.add(op)
             if _has_failed_ancestor(op, failed):
                 continue  # e.g. func.return reading a malformed func.func: a consequence, not news
