@@ -99,7 +99,7 @@ def test_tmem_run_prints_no_buffers_when_the_run_never_started() -> None:
     assert result.stdout == ""
     assert "error: no function named 'nope' in the module" in result.stderr
     data = json.loads(run(EXAMPLE, "--kernel", "nope", "--json").stdout)
-    assert data["args"] == [] and data["errors"][0]["kind"] == "error"
+    assert data["args"] == [] and data["errors"][0]["kind"] == "no-kernel"
 
 
 def test_tmem_run_json_findings_carry_their_kind() -> None:
