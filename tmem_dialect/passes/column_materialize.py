@@ -106,17 +106,38 @@ def _warp0(pred: SSAValue, ops: list[Operation], at: Operation) -> Operation:
 
 
 def _accesses(buffers: list[tuple[BufferLife, Slot]]) -> set[EffectKind]:
-    """The async TMEM accesses the buffers' uses make, whose completion dealloc waits for."""
+    """The async TMEM accesses of the buffers' uses that may still be outstanding at the dealloc.
+
+    A tile_store followed in its block by a tile_load of the same region and fragment is
+    retired there: the load reads the cells the store wrote, in the same threads, so a
+    tcgen05.wait::st goes between them (rule 2) and waits for every earlier store too.
+    """
     kinds: set[EffectKind] = set()
     for life, _ in buffers:
         for use in life.uses:
             if isinstance(use, tcgen05.TileLoadOp):
                 kinds.add(EffectKind.LD)
             elif isinstance(use, tcgen05.TileStoreOp):
-                kinds.add(EffectKind.ST)
+                if not _read_back_later(use):
+                    kinds.add(EffectKind.ST)
             elif (effect := tmem_effect(use)) is not None:
                 kinds.add(effect.kind)
     return kinds
+
+
+def _read_back_later(store: tcgen05.TileStoreOp) -> bool:
+    op = store.next_op
+    while op is not None:
+        if (
+            isinstance(op, tcgen05.TileLoadOp)
+            and op.buffer == store.buffer
+            and op.region_offsets == store.region_offsets
+            and op.region_sizes == store.region_sizes
+            and op.fragment_layout == store.fragment_layout
+        ):
+            return True
+        op = op.next_op
+    return False
 
 
 def materialize(function: Operation, allocations: list[Allocation]) -> None:
