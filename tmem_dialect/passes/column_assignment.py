@@ -59,8 +59,9 @@ def _round_up(value: int, align: int) -> int:
 
 def lower_bound(items: list[Item], live_sets: list[list[int]]) -> int:
     """Columns any placement needs: at some point, the widest lane half's load of live buffers."""
-    best = max((it.width for it in items), default=0)
+    best = 0
     for live in live_sets:
+        best = max(best, *(items[i].width for i in live), 0)
         fixed = [0] * (2 * isa.WARPS_PER_WARPGROUP)
         per_quarter = [0] * isa.WARPS_PER_WARPGROUP
         for i in live:

@@ -131,7 +131,10 @@ class TmemPlanColumnsPass(ModulePass):
             assert seg.plan is not None
             ncols = allocation_size(max(seg.plan.columns, 1))
             assert ncols is not None
-            start = next(i for i in range(seg.span[0], len(ops)) if not isinstance(ops[i], BufferOp))
+            # The first allocation opens the function (the kernel's TMEM need is known up front);
+            # a later one opens its stretch, after the dealloc of the one before.
+            begin = 0 if k == 0 else seg.span[0]
+            start = next(i for i in range(begin, len(ops)) if not isinstance(ops[i], BufferOp))
             allocations.append(Allocation(
                 ncols, list(zip(seg.lives, seg.plan.slots)), ops[start], ops[seg.span[1]],
                 relinquish=k == len(segments) - 1,
