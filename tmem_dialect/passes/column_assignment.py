@@ -118,10 +118,8 @@ def _twin_classes(group: list[int], items: list[Item], conflicts: list[set[int]]
     """Interchangeable buffers (same item, same neighbours) get the same class: the search
     places only the first remaining one of a class."""
     classes: dict[int, int] = {}
-    for i in group:
-        for j in group:
-            if j >= i:
-                break
+    for k, i in enumerate(group):
+        for j in group[:k]:
             if items[i] == items[j] and conflicts[i] - {j} == conflicts[j] - {i}:
                 classes[i] = classes[j]
                 break
