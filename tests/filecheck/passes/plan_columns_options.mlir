@@ -4,6 +4,7 @@
 // RUN: tmem-opt %s --split-input-file -p "tmem-plan-columns{multi-allocation=true}" | filecheck %s --check-prefix=MULTI
 // RUN: not tmem-opt %s --split-input-file -p "tmem-plan-columns{max-columns=128}" 2>&1 | filecheck %s --check-prefix=CAP
 // RUN: not tmem-opt %s --split-input-file -p "tmem-plan-columns{max-columns=16}" 2>&1 | filecheck %s --check-prefix=BAD
+// RUN: tmem-opt %s --split-input-file -p "tmem-pipeline{multi-allocation=true}" > /dev/null
 
 !big = !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
 !small = !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>

@@ -1,6 +1,9 @@
 // tmem-plan-columns reuses the columns of dead buffers; a buffer used in a loop lives across the
 // whole loop, and so does each stage of a ring selected by i % N.
 // RUN: tmem-opt %s --split-input-file -p tmem-plan-columns | filecheck %s
+// The planned kernels go through lane assignment, wait insertion and tmem-verify cleanly.
+// RUN: tmem-opt %s --split-input-file -p tmem-pipeline > /dev/null
+// RUN: tmem-opt %s --split-input-file -p "tmem-pipeline{multi-allocation=true}" > /dev/null
 
 !t = !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
 // Two 256-column buffers one after the other share columns 0-255: 256 columns, not 512.
