@@ -24,7 +24,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tmem_dialect import isa, memory_model
 from tmem_dialect.dialects import llvm_ext, nvvm, tcgen05
 from tmem_dialect.dialects.interfaces import tmem_effect
-from tmem_dialect.dialects.tcgen05 import WORKGROUP_ADDRESS_SPACE
+from tmem_dialect.conventions import SHARED_ADDRESS_SPACE
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.column_assignment import Slot
 from tmem_dialect.passes.column_liveness import BufferLife
@@ -69,7 +69,7 @@ def _fresh_symbol(module: ModuleOp, stem: str) -> str:
 
 def _slot_global(module: ModuleOp, at: Operation) -> str:
     name = _fresh_symbol(module, SLOT_NAME)
-    glob = llvm.GlobalOp(i32, name, "internal", addr_space=WORKGROUP_ADDRESS_SPACE, alignment=4)
+    glob = llvm.GlobalOp(i32, name, "internal", addr_space=SHARED_ADDRESS_SPACE, alignment=4)
     first = module.body.block.first_op
     module.body.block.insert_op_before(_located(glob, at), first) if first else module.body.block.add_op(glob)
     return name
@@ -155,7 +155,7 @@ def materialize(function: Operation, allocations: list[Allocation]) -> None:
 def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) -> None:
     at = alloc.buffers[0][0].op
     slot_name = _slot_global(module, at)
-    slot_ptr = _located(llvm.AddressOfOp(slot_name, llvm.LLVMPointerType(IntAttr(WORKGROUP_ADDRESS_SPACE))), at)
+    slot_ptr = _located(llvm.AddressOfOp(slot_name, llvm.LLVMPointerType(IntAttr(SHARED_ADDRESS_SPACE))), at)
     inside: list[Operation] = [_located(tcgen05.AllocOp(slot_ptr, alloc.ncols), at)]
     if alloc.relinquish:
         inside.append(_located(tcgen05.RelinquishAllocPermitOp(), at))
