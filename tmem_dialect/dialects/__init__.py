@@ -14,8 +14,9 @@ def project_dialects() -> dict[str, Callable[[], Dialect]]:
 
     def tcgen05() -> Dialect:
         from tmem_dialect.dialects.tcgen05 import TCGEN05
+        from tmem_dialect.dialects.tcgen05_buffers import with_buffer_ops
 
-        return TCGEN05
+        return with_buffer_ops(TCGEN05)
 
     def nvvm() -> Dialect:
         from tmem_dialect.dialects.nvvm import NVVM
