@@ -111,6 +111,34 @@ class ExtractElementOp(IRDLOperation):
         )
 
 
+@irdl_op_definition
+class AddrSpaceCastOp(llvm.GenericCastOp):
+    """`llvm.addrspacecast %p : !llvm.ptr to !llvm.ptr<3>`."""
+
+    name = "llvm.addrspacecast"
+
+
+@irdl_op_definition
+class UIToFPOp(llvm.GenericCastOp):
+    """`llvm.uitofp %x : i32 to f32`."""
+
+    name = "llvm.uitofp"
+
+
+@irdl_op_definition
+class FPToSIOp(llvm.GenericCastOp):
+    """`llvm.fptosi %x : f32 to i32` (rounds toward zero)."""
+
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(llvm.GenericCastOp):
+    """`llvm.fptoui %x : f32 to i32` (rounds toward zero)."""
+
+    name = "llvm.fptoui"
+
+
 # ---------------------------------------------------------------------------------------------
 # llvm.load / llvm.store in upstream's custom syntax
 # ---------------------------------------------------------------------------------------------
@@ -272,6 +300,7 @@ _REPLACED = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp}
 
 LLVM_EXTENDED = Dialect(
     "llvm",
-    [*(_REPLACED.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp],
+    [*(_REPLACED.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp, AddrSpaceCastOp, UIToFPOp, FPToSIOp,
+     FPToUIOp],
     [*LLVM.attributes, ConstantRangeAttr],
 )
