@@ -10,14 +10,16 @@ from tmem_dialect.frontend.syntax import parse_ptx
 PTX_SUFFIXES = (".ptx",)
 
 
-def import_ptx(text: str, filename: str = "<input>", *, allow_unmodelled: bool = False) -> ModuleOp:
+def import_ptx(
+    text: str, filename: str = "<input>", *, allow_unmodelled: bool = False, line_offset: int = 0
+) -> ModuleOp:
     """The module for PTX `text`; raises DiagnosticError (located at PTX lines) when it cannot.
 
     Warnings (opaque ops under `allow_unmodelled`) are emitted to the active diagnostics engine.
     """
     from tmem_dialect.diagnostics import Severity, emit
 
-    importer = ModuleImporter(parse_ptx(text, filename), Options(allow_unmodelled))
+    importer = ModuleImporter(parse_ptx(text, filename, line_offset), Options(allow_unmodelled))
     module = importer.run()
     for d in importer.diagnostics:
         if d.severity is not Severity.ERROR:

@@ -46,14 +46,15 @@ _KINDS = {"float": Kind.FLOAT, "int": Kind.INT, "name": Kind.NAME, "string": Kin
 class Source:
     """A PTX file's text and name; turns offsets into line:column locations."""
 
-    def __init__(self, text: str, name: str):
+    def __init__(self, text: str, name: str, line_offset: int = 0):
         self.text = text
         self.name = name
+        self.line_offset = line_offset  # lines before this text in its file (--split-input-file)
         self._line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
 
     def location(self, offset: int) -> SourceLocation:
         line = bisect_right(self._line_starts, offset)
-        return SourceLocation(self.name, line, offset - self._line_starts[line - 1] + 1)
+        return SourceLocation(self.name, line + self.line_offset, offset - self._line_starts[line - 1] + 1)
 
     def error(self, offset: int, message: str) -> Diagnostic:
         return Diagnostic(Severity.ERROR, message, self.location(offset))

@@ -605,6 +605,6 @@ def parse_float(text: str) -> float:
     return float(text)
 
 
-def parse_ptx(text: str, name: str = "<input>") -> Module:
+def parse_ptx(text: str, name: str = "<input>", line_offset: int = 0) -> Module:
     """The syntax tree of a PTX module; DiagnosticError at the first syntax error."""
-    return Parser(Source(text, name)).module()
+    return Parser(Source(text, name, line_offset)).module()
