@@ -207,13 +207,15 @@ class FunctionImporter:
             self.module.error(fn.start, "unmodelled: device functions with return values are not imported yet")
         self.blocks = build_blocks(fn, self.module.source)
         self.entry = self.blocks[0]
-        self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type))
+        self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
         pointer_params = pointers.pointer_parameters(fn)
         arg_types = []
         for p in fn.params:
             t = self.param_type(p, pointer_params)
             arg_types.append(t)
-            self.param_values[p.name] = self.entry.block.insert_arg(t, len(self.entry.block.args))
+            self.param_values[p.name] = self.entry.block.insert_arg(
+                t, len(self.entry.block.args), self.module.loc(p.start)
+            )
         for bb in self.blocks:
             self.current = bb
             for ins in bb.instructions:

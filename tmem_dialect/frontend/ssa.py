@@ -62,10 +62,11 @@ class SSABuilder:
     """Reads and writes of variables per block; `undefined(type)` gives the value of a read before any write."""
 
     def __init__(self, blocks: list[BasicBlock], undefined: Callable[[Attribute], SSAValue],
-                 type_of: Callable[[Variable], Attribute]):
+                 type_of: Callable[[Variable], Attribute], location: Callable[[int], Attribute]):
         self.blocks = blocks
         self.undefined = undefined
         self.type_of = type_of
+        self.location = location
         self.pending: list[Phi] = []
         self.draining = False
         self.phis: list[Phi] = []
@@ -104,7 +105,7 @@ class SSABuilder:
         return found
 
     def _new_phi(self, block: BasicBlock, var: Variable) -> Phi:
-        arg = block.block.insert_arg(self.type_of(var), len(block.block.args))
+        arg = block.block.insert_arg(self.type_of(var), len(block.block.args), self.location(block.start))  # type: ignore[arg-type]
         phi = Phi(block, var, arg)
         block.phis.append(phi)
         self.phis.append(phi)

@@ -350,7 +350,7 @@ class Parser:
             start = self.tok
             space = self.take().text
             if space not in (".param", ".reg"):
-                raise self.error(f"expected '.param', found '{space}'", start)
+                raise self.error(f"expected '.param', found '{space or 'end of file'}'", start)
             align = None
             type_ = None
             ptr_space = None
