@@ -296,11 +296,16 @@ class StoreOp(llvm.StoreOp):
         return op
 
 
-_REPLACED = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp}
+def _extended() -> Dialect:
+    from tmem_dialect.dialects import llvm_compat
 
-LLVM_EXTENDED = Dialect(
-    "llvm",
-    [*(_REPLACED.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp, AddrSpaceCastOp, UIToFPOp, FPToSIOp,
-     FPToUIOp],
-    [*LLVM.attributes, ConstantRangeAttr],
-)
+    replaced = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp, **llvm_compat.REPLACED}
+    return Dialect(
+        "llvm",
+        [*(replaced.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp, AddrSpaceCastOp,
+         UIToFPOp, FPToSIOp, FPToUIOp, *llvm_compat.OPERATIONS],
+        [*LLVM.attributes, ConstantRangeAttr, *llvm_compat.ATTRIBUTES],
+    )
+
+
+LLVM_EXTENDED = _extended()
