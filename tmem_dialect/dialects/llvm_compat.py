@@ -337,6 +337,9 @@ class GlobalOp(llvm.GlobalOp):
         mode = props.pop("tls_mode", None)
         if isinstance(mode, IntegerAttr) and mode.value.data:
             props["thread_local_"] = UnitAttr()
+        visibility = props.get("visibility_")
+        if isinstance(visibility, IntegerAttr) and visibility.value.data == 0:
+            del props["visibility_"]  # the default; xDSL would print it in the attribute dictionary
         return super().create(properties=props, **kwargs)
 
 
