@@ -75,22 +75,35 @@ class GPUModuleOp(_PropertiesAsAttributes, gpu.ModuleOp):
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
 
-class ForOp(_PropertiesAsAttributes, scf.ForOp):
-    """`scf.for unsigned %i = %lb to %ub step %s : i32`: bounds compared as unsigned integers."""
+class ForOp(scf.ForOp):
+    """`scf.for unsigned %i = %lb to %ub step %s : i32`: bounds compared as unsigned integers.
 
-    MOVED = ("unsignedCmp",)
+    Only unsigned loops are of this class; every other scf.for parses as xDSL's own op. Passes and
+    lowerings that match scf.for by exact class therefore reject an unsigned loop (they would
+    compare its bounds as signed) instead of miscompiling it.
+    """
 
     @property
     def unsigned(self) -> bool:
         return "unsignedCmp" in self.attributes
 
     @classmethod
-    def parse(cls, parser: Parser) -> ForOp:
-        unsigned = parser.parse_optional_keyword("unsigned") is not None
+    def create(cls, *, properties=None, attributes=None, **kwargs):  # type: ignore[override]
+        props = dict(properties or {})
+        attrs = dict(attributes or {})
+        if "unsignedCmp" in props:
+            attrs["unsignedCmp"] = props.pop("unsignedCmp")
+        if "unsignedCmp" not in attrs and cls is ForOp:
+            return scf.ForOp.create(properties=props, attributes=attrs, **kwargs)
+        return super().create(properties=props, attributes=attrs, **kwargs)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> scf.ForOp:  # type: ignore[override]
+        if parser.parse_optional_keyword("unsigned") is None:
+            return scf.ForOp.parse(parser)
         op = super().parse(parser)
-        if unsigned:
-            op.attributes["unsignedCmp"] = UnitAttr()
-        return op  # type: ignore[return-value]
+        op.attributes["unsignedCmp"] = UnitAttr()
+        return op
 
     def print(self, printer: Printer) -> None:
         flag = self.attributes.pop("unsignedCmp", None)

@@ -67,10 +67,14 @@ class ModuleImporter:
         self.globals: dict[str, llvm.GlobalOp] = {}
         self.functions: dict[str, Function] = {f.name: f for f in module.functions}
         self.filename = StringAttr(module.source.name)
+        self._locations: dict[int, FileLineColLoc] = {}
 
     def loc(self, offset: int) -> FileLineColLoc:
-        where = self.source.location(offset)
-        return FileLineColLoc(self.filename, IntAttr(where.line), IntAttr(where.column))
+        found = self._locations.get(offset)
+        if found is None:
+            where = self.source.location(offset)
+            found = self._locations[offset] = FileLineColLoc(self.filename, IntAttr(where.line), IntAttr(where.column))
+        return found
 
     def error(self, offset: int, message: str) -> None:
         self.diagnostics.append(self.source.error(offset, message))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -18,6 +20,7 @@ _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(), "
 _BITS = {"f16x2": 32, "bf16x2": 32, "tf32": 32, "e4m3x2": 16, "e5m2x2": 16}
 
 
+@cache
 def operand_type(ptx: str) -> Attribute:
     """The value type an instruction of PTX type `ptx` computes on (`.u32` -> i32, `.f32` -> f32, `.pred` -> i1)."""
     if ptx == "pred":
