@@ -42,6 +42,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, TMEM_ADDRESS_SPACE, pointer_address_space
+from tmem_dialect.dialects import nvvm_warp
 from tmem_dialect.dialects.llvm_compat import NVVMTargetAttr
 from tmem_dialect.dialects.llvm_ext import ConstantRangeAttr
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
@@ -702,8 +703,9 @@ NVVM = Dialect(
         ClusterArriveRelaxedOp,
         ClusterWaitOp,
         *SPECIAL_REGISTERS,
+        *nvvm_warp.OPERATIONS,
     ],
-    [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr, NVVMTargetAttr],
+    [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr, NVVMTargetAttr, *nvvm_warp.ATTRIBUTES],
 )
 
 

@@ -317,16 +317,18 @@ class FunctionImporter:
     # ---- values ----------------------------------------------------------------------------
 
     def constant(self, value: int | float, t: Attribute) -> SSAValue:
-        key = (t, value)
+        """`llvm.mlir.constant` in the entry block, one per type and bit pattern."""
+        if isinstance(t, IntegerType):
+            width = t.width.data
+            v = int(value) & ((1 << width) - 1)
+            if v >= 1 << (width - 1) and width > 1:
+                v -= 1 << width
+            key: tuple[Attribute, object] = (t, v)
+            attr: Attribute = IntegerAttr(v, t)
+        else:
+            key = (t, float(value))
+            attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
         if key not in self.constants:
-            if isinstance(t, IntegerType):
-                width = t.width.data
-                v = int(value) & ((1 << width) - 1)
-                if v >= 1 << (width - 1) and width > 1:
-                    v -= 1 << width
-                attr: Attribute = IntegerAttr(v, t)
-            else:
-                attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
             self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
         return self.constants[key]
 

@@ -34,7 +34,7 @@ UNMODELLED = frozenset(
     "red redux match activemask mapa getctarank st.async red.async multimem applypriority discard "
     "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
     "addc subc mul24 mad24 sad madc testp copysign rcp sqrt rsqrt sin cos lg2 ex2 tanh slct dp4a dp2a "
-    "tex tld4 txq suld sust sured suq vote.sync.uni pmevent alloca stackrestore stacksave".split()
+    "tex tld4 txq suld sust sured suq pmevent alloca stackrestore stacksave".split()
 )
 
 

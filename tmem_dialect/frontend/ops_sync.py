@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import IntAttr, IntegerType, VectorType, i32, i64
 from xdsl.ir import SSAValue
 
 from tmem_dialect import isa
-from tmem_dialect.dialects import nvvm
+from tmem_dialect.dialects import nvvm, nvvm_warp
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.ops_memory import split_vector, build_vector
 from tmem_dialect.frontend.syntax import Imm, Instruction, VectorOperand
@@ -146,6 +146,37 @@ def tcgen05_ldst(ctx: FunctionImporter, ins: Instruction) -> None:
     ctx.add(nvvm.Tcgen05StOp(taddr, vec, shape, unpack=packed, offset=offset))
 
 
+def shfl(ctx: FunctionImporter, ins: Instruction) -> None:
+    """shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask: nvvm.shfl.sync."""
+    parts = ins.parts
+    if len(parts) != 4 or parts[1] != "sync" or parts[3] != "b32" or parts[2] not in nvvm.ShflKind.__members__:
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+    if ins.extra is not None:
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}' with a |p validity predicate")
+    if len(ins.operands) != 5:
+        raise Invalid(f"'{ins.opcode}' takes d, a, b, c and a member mask")
+    d, a, b, c, mask = ins.operands
+    op = nvvm.ShflSyncOp.create(
+        operands=[ctx.read(mask, i32), ctx.read(a, i32), ctx.read(b, i32), ctx.read(c, i32)],
+        properties={"kind": nvvm.ShflKindAttr(nvvm.ShflKind(parts[2]))},
+        result_types=[i32],
+    )
+    ctx.write(d, ctx.add(op).results[0])
+
+
+def vote(ctx: FunctionImporter, ins: Instruction) -> None:
+    """vote.sync.{all,any,uni}.pred d, {!}a, membermask / vote.sync.ballot.b32 d, {!}a, membermask."""
+    parts = ins.parts
+    kinds = {("all", "pred"), ("any", "pred"), ("uni", "pred"), ("ballot", "b32")}
+    if len(parts) != 4 or parts[1] != "sync" or (parts[2], parts[3]) not in kinds:
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+    if len(ins.operands) != 3:
+        raise Invalid(f"'{ins.opcode}' takes d, a predicate and a member mask")
+    d, a, mask = ins.operands
+    op = nvvm_warp.VoteSyncOp(nvvm_warp.VoteSyncKind(parts[2]), ctx.read(mask, i32), ctx.read(a, IntegerType(1)))
+    ctx.write(d, ctx.add(op).results[0])
+
+
 def tcgen05(ctx: FunctionImporter, ins: Instruction) -> None:
     head = ins.parts[1].split("::")[0]
     handler = {
@@ -158,10 +189,10 @@ def tcgen05(ctx: FunctionImporter, ins: Instruction) -> None:
 
 
 HANDLERS = {
-    "bar": barrier, "barrier": barrier,
+    "bar": barrier, "barrier": barrier, "shfl": shfl, "vote": vote,
     **{f"tcgen05.{k}": tcgen05 for k in ("alloc", "dealloc", "relinquish_alloc_permit", "ld", "st")},
     "tcgen05.wait::ld": tcgen05, "tcgen05.wait::st": tcgen05,
     "tcgen05.fence::before_thread_sync": tcgen05, "tcgen05.fence::after_thread_sync": tcgen05,
 }  # fmt: skip
 
-del IntegerType, VectorType
+del VectorType
