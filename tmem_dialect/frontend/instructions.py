@@ -31,7 +31,7 @@ HANDLERS: dict[str, Handler] = {
 UNMODELLED = frozenset(
     "tcgen05.mma tcgen05.cp tcgen05.shift tcgen05.commit mbarrier cp.async cp.reduce elect setmaxnreg "
     "mma wgmma ldmatrix stmatrix movmatrix call brx trap nanosleep prefetch prefetchu griddepcontrol "
-    "red redux match activemask mapa getctarank st.async red.async multimem applypriority discard "
+    "redux match activemask mapa getctarank st.async red.async multimem applypriority discard "
     "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
     "addc subc mul24 mad24 sad madc testp copysign rcp sqrt rsqrt sin cos lg2 ex2 tanh slct dp4a dp2a "
     "tex tld4 txq suld sust sured suq pmevent alloca stackrestore stacksave".split()

@@ -172,12 +172,70 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     ctx.write(d, v(ctx, llvm.PtrToIntOp(cast, width)))
 
 
+_ATOM_SEMANTICS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release", "acq_rel": "acq_rel"}
+# PTX scope -> LLVM NVPTX syncscope (PTX's default scope is .gpu, LLVM's default is the system)
+_ATOM_SCOPES = {"cta": "block", "cluster": "cluster", "gpu": "device", "sys": None}
+_ATOM_OPS = {"and": "_and", "or": "_or", "xor": "_xor", "exch": "xchg", "add": "add", "inc": "uinc_wrap",
+             "dec": "udec_wrap", "min": "min", "max": "max"}
+
+
+def atom(ctx: FunctionImporter, ins: Instruction) -> None:
+    """atom/red{.sem}{.scope}{.space}.op.type: llvm.atomicrmw, or llvm.cmpxchg for .cas (PTX ISA 9.7.13.5)."""
+    from tmem_dialect.dialects import llvm_atomic
+
+    parts = ins.parts
+    reduction = parts[0] == "red"
+    ordering, scope, space = "monotonic", "device", 0
+    operation = None
+    for part in parts[1:-1]:
+        if part in _ATOM_SEMANTICS:
+            ordering = _ATOM_SEMANTICS[part]
+        elif part in _ATOM_SCOPES:
+            scope = _ATOM_SCOPES[part]  # type: ignore[assignment]
+        elif part in ("global", "shared", "shared::cta"):
+            space = SPACES[part]  # type: ignore[assignment]
+        elif part in _ATOM_OPS or part == "cas":
+            operation = part
+        else:
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (modifier .{part})")
+    ptype = ins.parts[-1]
+    if operation is None or not T.is_type_name(ptype) or (reduction and operation == "cas"):
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+    t = T.operand_type(ptype)
+    operands = ins.operands
+    want = (2 if reduction else 3) + (operation == "cas")
+    if len(operands) != want:
+        raise Invalid(f"'{ins.opcode}' takes {want} operands")
+    dest = None if reduction else operands[0]
+    address, values = operands[0 if reduction else 1], operands[1 if reduction else 2:]
+    ptr = ctx.address(address, space)
+    if operation == "cas":
+        op = llvm_atomic.CmpXchgOp(ptr, ctx.read(values[0], t), ctx.read(values[1], t), ordering, scope)
+        pair = v(ctx, op)
+        from xdsl.dialects.builtin import DenseArrayBase, i64
+
+        ctx.write(dest, v(ctx, llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, t)))
+        return
+    name = _ATOM_OPS[operation]
+    if T.is_float(t):
+        if operation not in ("add", "min", "max", "exch"):
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+        name = {"add": "fadd", "min": "fmin", "max": "fmax", "exch": "xchg"}[operation]
+    elif operation in ("min", "max") and not T.is_signed(ptype):
+        name = "u" + name
+    old = v(ctx, llvm_atomic.AtomicRMWOp(name, ptr, ctx.read(values[0], t, T.is_signed(ptype)), ordering, scope))
+    if dest is not None:
+        ctx.write(dest, old, T.is_signed(ptype))
+
+
+
+
 def _ptr(space: int) -> llvm.LLVMPointerType:
     from xdsl.dialects.builtin import IntAttr
 
     return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
 
 
-HANDLERS = {"mov": mov, "ld": ld, "st": st, "cvta": cvta}
+HANDLERS = {"mov": mov, "ld": ld, "st": st, "cvta": cvta, "atom": atom, "red": atom}
 
 del Imm, Reg
