@@ -14,6 +14,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from tmem_dialect.lowering.ptx_values import is_float, scalar_bits
+
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
                                  "f64": Float64Type()}
 # Packed and tensor-core formats are bits in integer registers.
@@ -38,22 +40,14 @@ register_type = operand_type
 storage_type = operand_type
 
 
-def is_float(t: Attribute) -> bool:
-    return isinstance(t, (Float16Type, BFloat16Type, Float32Type, Float64Type))
-
-
 def bits(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, (Float16Type, BFloat16Type)):
-        return 16
-    if isinstance(t, Float32Type):
-        return 32
-    if isinstance(t, Float64Type):
-        return 64
+    """Bits of a value type: scalars as the PTX target counts them, vectors element times length."""
     if isinstance(t, VectorType):
         return bits(t.get_element_type()) * t.get_shape()[0]
-    raise ValueError(f"{t} has no bit width")
+    found = scalar_bits(t)
+    if found is None:
+        raise ValueError(f"{t} has no bit width")
+    return found
 
 
 def is_signed(ptx: str) -> bool:
