@@ -83,7 +83,7 @@ def main() -> None:
     for n, r in rows:
         print(f"{n:>7} {r['lines']:>9} {r['ptxas']:>8.3f} {r['import']:>9.3f} {r['import'] / r['ptxas']:>12.2f} "
               f"{r['import+verify']:>15.3f} {r['import+verify'] / r['ptxas']:>21.2f}")
-    (n0, r0), (n1, r1) = rows[0], rows[-1]
+    r0, r1 = rows[0][1], rows[-1][1]
     if len(rows) > 1 and r0["import"] > 0:
         exponent = math.log(r1["import"] / r0["import"]) / math.log(r1["lines"] / r0["lines"])
         print(f"import time ~ lines^{exponent:.2f} between {r0['lines']} and {r1['lines']} lines")

@@ -44,7 +44,6 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
-    traits_def,
     var_operand_def,
 )
 from xdsl.parser import AttrParser, Parser

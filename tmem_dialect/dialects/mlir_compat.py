@@ -9,8 +9,8 @@ parser accepts for inherent attributes.
 from __future__ import annotations
 
 from xdsl.dialects import gpu, scf
-from xdsl.dialects.builtin import ArrayAttr, StringAttr, UnitAttr
-from xdsl.ir import Attribute, Dialect, Region
+from xdsl.dialects.builtin import ArrayAttr, UnitAttr
+from xdsl.ir import Attribute, Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -128,4 +128,3 @@ def extended_scf() -> Dialect:
     return _replace(scf.Scf, {scf.ForOp: ForOp})
 
 
-del StringAttr, Region

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.dialects import llvm_ext
@@ -35,8 +35,6 @@ from tmem_dialect.frontend.syntax import (
     Operand,
     Param,
     Reg,
-    Symbol,
-    Variable,
 )
 
 SPACE_OF = {"global": 1, "shared": 3, "const": 4, "local": 5, "generic": 0}
@@ -381,11 +379,6 @@ class FunctionImporter:
         var = operand.var
         self.ssa.write(self.current, var, self.coerce(value, T.register_type(var.type), signed))
 
-    def register_of(self, operand: Operand) -> Variable:
-        if not isinstance(operand, Reg):
-            raise Invalid("expected a register operand")
-        return operand.var
-
     def pointer_as_int(self, pointer: SSAValue) -> SSAValue:
         """A pointer parameter as the 64-bit number PTX's ld.param gives (made once, in the entry block)."""
         key = ("ptrtoint", pointer)
@@ -411,10 +404,3 @@ class FunctionImporter:
         if not isinstance(operand, Address):
             raise Invalid("expected an address operand [...]")
         return instructions.address(self, operand, space)
-
-    def block_terminated_by(self, bb: BasicBlock) -> Block:
-        return bb.block
-
-
-def symbol_operand(operand: Operand) -> str | None:
-    return operand.name if isinstance(operand, Symbol) else None

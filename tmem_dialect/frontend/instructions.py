@@ -63,7 +63,6 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
     It reads every register operand; its results are the registers of the first operand (for
     instructions with a destination), whose values are unknown from here on.
     """
-    parts = ins.parts
     writes: list[Reg] = []
     first = ins.operands[0] if ins.operands else None
     if not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION):
@@ -89,7 +88,6 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
         attributes={"ptx": StringAttr(ins.opcode)},
     )
     ctx.add(op)
-    del parts
     for r, value in zip(writes, op.results):
         ctx.write(r, value)
 

@@ -9,7 +9,7 @@ from xdsl.ir import Attribute, SSAValue
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
-from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Symbol, VectorOperand
+from tmem_dialect.frontend.syntax import Address, Instruction, Symbol, VectorOperand
 
 SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "local": 5, "const": 4, "param": None}
 # Cache and eviction hints: they change performance, not values.
@@ -238,4 +238,3 @@ def _ptr(space: int) -> llvm.LLVMPointerType:
 
 HANDLERS = {"mov": mov, "ld": ld, "st": st, "cvta": cvta, "atom": atom, "red": atom}
 
-del Imm, Reg

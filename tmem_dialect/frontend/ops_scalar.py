@@ -15,7 +15,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
-from tmem_dialect.frontend.syntax import Imm, Instruction, Reg
+from tmem_dialect.frontend.syntax import Imm, Instruction
 
 ICMP_SIGNED = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 ICMP_UNSIGNED = {"eq": "eq", "ne": "ne", "lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge",
@@ -61,11 +61,7 @@ def operands(ins: Instruction, n: int) -> list:
 
 
 def icmp(ctx: FunctionImporter, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
-    return v(ctx, llvm.ICmpOp(a, b, IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), i64_attr_type())))
-
-
-def i64_attr_type() -> IntegerType:
-    return IntegerType(64)
+    return v(ctx, llvm.ICmpOp(a, b, IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), 64)))
 
 
 def select(ctx: FunctionImporter, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -449,4 +445,3 @@ HANDLERS = {
     "bfe": bfe, "bfi": bfi, "prmt": prmt,
 }  # fmt: skip
 
-del Reg

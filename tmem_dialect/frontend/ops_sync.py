@@ -7,7 +7,7 @@ emits), so the importer and the emitter are inverse by construction.
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerType, VectorType, i32, i64
+from xdsl.dialects.builtin import IntAttr, IntegerType, i32, i64
 from xdsl.ir import SSAValue
 
 from tmem_dialect import isa
@@ -195,4 +195,3 @@ HANDLERS = {
     "tcgen05.fence::before_thread_sync": tcgen05, "tcgen05.fence::after_thread_sync": tcgen05,
 }  # fmt: skip
 
-del VectorType

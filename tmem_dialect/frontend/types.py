@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from tmem_dialect.lowering.ptx_values import is_float, scalar_bits
+from tmem_dialect.lowering.ptx_values import is_float, scalar_bits  # noqa: F401 (is_float: T.is_float)
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
                                  "f64": Float64Type()}
