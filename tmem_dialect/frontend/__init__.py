@@ -32,3 +32,14 @@ def is_ptx_input(filename: str | None, input_format: str | None) -> bool:
     if input_format is not None:
         return input_format == "ptx"
     return filename is not None and filename.endswith(PTX_SUFFIXES)
+
+
+def get_passes():  # type: ignore[no-untyped-def]
+    """The front end's passes (lift-inline-asm), imported lazily."""
+
+    def lift() -> type:
+        from tmem_dialect.frontend.lift_inline_asm import LiftInlineAsmPass
+
+        return LiftInlineAsmPass
+
+    return {"lift-inline-asm": lift}

@@ -66,6 +66,7 @@ class ModuleImporter:
         self.functions: dict[str, Function] = {f.name: f for f in module.functions}
         self.filename = StringAttr(module.source.name)
         self._locations: dict[int, FileLineColLoc] = {}
+        self.function_importers: list[FunctionImporter] = []
 
     def loc(self, offset: int) -> FileLineColLoc:
         found = self._locations.get(offset)
@@ -88,7 +89,9 @@ class ModuleImporter:
         for fn in self.ptx.functions:
             if fn.declaration:
                 continue
-            ops.append(FunctionImporter(self, fn).run())
+            importer = FunctionImporter(self, fn)
+            self.function_importers.append(importer)
+            ops.append(importer.run())
         errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
         if errors:
             raise DiagnosticError(errors)
@@ -218,6 +221,8 @@ class FunctionImporter:
             self.param_values[p.name] = self.entry.block.insert_arg(
                 t, len(self.entry.block.args), self.module.loc(p.start)
             )
+            if p.register is not None:
+                self.ssa.write(self.entry, p.register, self.param_values[p.name])
         for bb in self.blocks:
             self.current = bb
             for ins in bb.instructions:
@@ -256,6 +261,8 @@ class FunctionImporter:
         if p.count is not None or p.type == "b8" and p.align is not None:
             self.module.error(p.start, "unmodelled: array (byval struct) parameters are not imported yet")
             return IntegerType(8)
+        if p.register is not None:
+            return T.register_type(p.type)
         if p.name in pointers or p.ptr_space is not None:
             space = SPACE_OF.get(p.ptr_space or "global", 1)
             return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()

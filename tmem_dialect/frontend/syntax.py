@@ -125,6 +125,7 @@ class Param:
     align: int | None = None
     count: int | None = None
     ptr_space: str | None = None  # `.ptr .global` -> "global"; `.ptr` alone -> "generic"
+    register: Variable | None = None  # a `.reg` parameter (of a .func) is a register of the body
 
 
 @dataclass
@@ -373,7 +374,10 @@ class Parser:
             if self.accept("["):
                 count = self.integer("an array length")
                 self.expect("]")
-            params.append(Param(name.text, type_, start.start, align, count, ptr_space))
+            param = Param(name.text, type_, start.start, align, count, ptr_space)
+            if space == ".reg":
+                param.register = Variable(name.text, type_)
+            params.append(param)
             if not self.accept(","):
                 break
         self.expect(")", "to close the parameter list")
@@ -415,6 +419,9 @@ class Parser:
         if parent is None:
             self.labels: dict[tuple[int, str], Label] = {}
             self.branches: list[Branch] = []
+            for p in fn.params:
+                if p.register is not None:
+                    scope.vars[p.name] = p.register
         while not self.accept("}"):
             tok = self.tok
             if tok.kind is Kind.EOF:
