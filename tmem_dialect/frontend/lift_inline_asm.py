@@ -127,11 +127,17 @@ def lift(asm: llvm.InlineAsmOp) -> None:
     if asm.res is not None:
         results = [v if v.type == t else _coerce(rewriter, asm, v, t) for v, t in zip(outputs_at_end, result_types)]
         if isinstance(asm.res.type, llvm.LLVMStructType):
+            for use in list(asm.res.uses):  # `extractvalue %asm[i]` is output i itself
+                user = use.operation
+                if isinstance(user, llvm.ExtractValueOp) and len(position := tuple(user.position.get_values())) == 1:
+                    user.results[0].replace_all_uses_with(results[position[0]])
+                    rewriter.erase_op(user)
+        if isinstance(asm.res.type, llvm.LLVMStructType) and asm.res.uses:
             aggregate: SSAValue = _insert(rewriter, asm, llvm.UndefOp(asm.res.type))
             for i, v in enumerate(results):
                 aggregate = _insert(rewriter, asm, llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), aggregate, v))
             asm.res.replace_all_uses_with(aggregate)
-        else:
+        elif not isinstance(asm.res.type, llvm.LLVMStructType):
             asm.res.replace_all_uses_with(results[0])
     rewriter.erase_op(asm)
 

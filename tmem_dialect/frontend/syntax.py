@@ -549,6 +549,8 @@ class Parser:
     def name_operand(self, scope: _Scope) -> Operand:
         tok = self.name("an operand")
         text = tok.text
+        if not text.startswith("%") and (declared := scope.lookup(text)) is not None:
+            return Reg(declared)  # registers need no '%' (`.reg .pred P1;`)
         if text.startswith("%"):
             var = scope.lookup(text)
             if var is not None:
