@@ -370,6 +370,12 @@ class FunctionImporter:
             return self.add(llvm.BitcastOp(value, t)).results[0]
         if not isinstance(have, IntegerType) or not isinstance(t, IntegerType):
             raise Invalid(f"cannot use a {have} value as {t}")
+        owner = value.owner
+        if isinstance(owner, llvm.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            bits_value = owner.value.value.data & ((1 << hb) - 1)  # a constant converts to a constant
+            if signed and hb > 1 and bits_value >> (hb - 1):
+                bits_value -= 1 << hb
+            return self.constant(bits_value, t)
         if hb > tb:
             return self.add(llvm.TruncOp(value, t)).results[0]
         if signed and hb > 1:
