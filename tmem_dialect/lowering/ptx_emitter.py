@@ -686,7 +686,7 @@ class _FunctionEmitter:
 
     def addrspacecast(self, op: llvm_ext.AddrSpaceCastOp) -> None:
         """Between generic and shared or global pointers: cvta (what the PTX front end reads it from)."""
-        spaces = (address_space(op.arg.type), address_space(op.result.type))
+        spaces = (pointer_address_space(op.arg.type), pointer_address_space(op.result.type))
         mnemonic = CVTA.get(spaces)  # type: ignore[arg-type]
         if mnemonic is None:
             raise _Unsupported(f"address space cast from {op.arg.type} to {op.result.type}")
