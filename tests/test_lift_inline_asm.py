@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tmem_dialect.dialects import make_context
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.frontend.lift_inline_asm import LiftInlineAsmPass
 from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.ir import parse_module, verify_diagnostics
@@ -55,4 +56,4 @@ def test_a_missing_wait_in_asm_is_found_once_lifted() -> None:
     module = parse_module(make_context(), racy)
     LiftInlineAsmPass().apply(make_context(), module)
     result = run_kernel(module, kernel="k", args=[np.zeros(32, np.int32)])
-    assert "store-completion" in result.kinds(), result.render()
+    assert FindingKind.STORE_COMPLETION in result.kinds(), result.render()
