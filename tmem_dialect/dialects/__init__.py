@@ -36,6 +36,10 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
     """xDSL's dialects with llvm extended by our additions, plus ours."""
     dialects = dict(get_all_dialects())
     dialects["llvm"] = extended_llvm
+    from tmem_dialect.dialects.mlir_compat import extended_gpu, extended_scf
+
+    dialects["gpu"] = extended_gpu
+    dialects["scf"] = extended_scf
     dialects.update(project_dialects())
     return dialects
 

@@ -25,7 +25,7 @@ from tmem_dialect.diagnostics import (
 )
 from tmem_dialect.dialects import all_dialects
 from tmem_dialect.ir import parse_module, verify_or_raise
-from tmem_dialect.tools import expected_diagnostics
+from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.registry import project_passes, project_targets
 
 SPLIT_MARKER = "// -----"
@@ -56,6 +56,7 @@ class TmemOptMain(xDSLOptMain):
         from tmem_dialect.tools.registry import register_target_arguments
 
         register_target_arguments(arg_parser)
+        input_format.add_arguments(arg_parser)
 
     def setup_pipeline(self) -> None:
         def verify_between(
@@ -105,9 +106,10 @@ class TmemOptMain(xDSLOptMain):
 
     def process_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, transform and emit one chunk; DiagnosticError on any failure."""
-        module = parse_module(
-            self.ctx, text, name, line_offset, not self.args.no_implicit_module
-        )
+        if input_format.is_ptx(self.args, self.args.input_file):
+            module = input_format.import_ptx(self.args, text, name, line_offset)
+        else:
+            module = parse_module(self.ctx, text, name, line_offset, not self.args.no_implicit_module)
         if not self.args.disable_verify:
             verify_or_raise(module)
         try:

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from tmem_dialect import isa
-from tmem_dialect.diagnostics import Diagnostic, Severity
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.memory_model import rules_version
-from tmem_dialect.tools import expected_diagnostics
+from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -170,6 +170,7 @@ class TmemRun:
             action="store_true",
             help="check the diagnostics against expected-error/warning/note annotations in the file",
         )
+        input_format.add_arguments(parser)
         self.args = parser.parse_args(args)
 
     def run(self) -> int:
@@ -203,8 +204,14 @@ class TmemRun:
             raise InputError(f"tmem-run: error: could not open input file '{name}': {e.strerror}") from None
         name = "<stdin>" if name == "-" else name
         values = [parse_arg(s) for s in a.arg]
+        source = text
+        if input_format.is_ptx(a, a.input_file):
+            try:
+                source = input_format.import_ptx(a, text, name)
+            except DiagnosticError as e:
+                return input_format.report(e, text, name)
         result = run_kernel(
-            text,
+            source,
             kernel=a.kernel,
             threads=a.threads,
             args=values,
