@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +15,7 @@ from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
+from tmem_dialect.tools.pictures import run_map
 from xdsl.utils.exceptions import DiagnosticException
 
 _DTYPES = {
@@ -171,6 +173,7 @@ class TmemRun:
             help="check the diagnostics against expected-error/warning/note annotations in the file",
         )
         input_format.add_arguments(parser)
+        run_map.add_arguments(parser)
         self.args = parser.parse_args(args)
 
     def run(self) -> int:
@@ -210,6 +213,7 @@ class TmemRun:
                 source = input_format.import_ptx(a, text, name)
             except DiagnosticError as e:
                 return input_format.report(e, text, name)
+        recorder = run_map.recorder_for(a)
         result = run_kernel(
             source,
             kernel=a.kernel,
@@ -220,7 +224,9 @@ class TmemRun:
             conservative=a.conservative,
             max_warp_ops=a.max_ops or Options.max_warp_ops,
             filename=name,
+            on_machine=recorder.attach if recorder is not None else None,
         )
+        map_failed = recorder is not None and not self._write_map(recorder, name)
         if a.verify_diagnostics:
             problems = expected_diagnostics.check(text, name, result.diagnostics)
             for p in problems:
@@ -239,7 +245,16 @@ class TmemRun:
                 print(_buffer_text(i, v, a.print_full))
         for d in result.diagnostics:
             print(d.render({name: text}), file=sys.stderr)
-        return 1 if any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+        return 1 if map_failed or any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+
+    def _write_map(self, recorder, name: str) -> bool:
+        """--map: draw the TMEM map; a map that cannot be made is a one-line error (False)."""
+        try:
+            run_map.write(recorder, self.args.map, f"tmem-run {os.path.basename(name)}")
+        except (ValueError, OSError) as e:
+            print(f"tmem-run: error: cannot write the TMEM map '{self.args.map}': {e}", file=sys.stderr)
+            return False
+        return True
 
 
 def main(args: Sequence[str] | None = None) -> None:
