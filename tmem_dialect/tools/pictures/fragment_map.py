@@ -128,6 +128,10 @@ def register_color(r: int, registers: int) -> str:
     return to_hex(colormaps["viridis"](r / (registers - 1)))
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def _half(h: int, halves: int) -> str:
     return ("", ".lo", ".hi")[h + 1] if halves == 2 else ""
 
@@ -145,7 +149,7 @@ def draw_fragment(form: Form) -> Figure:
     height = top + max(h1, h2) + bottom
     fig = canvas.new_figure(width, height)
     fig.suptitle(
-        f"{form.text}\n{isa.regs_per_thread(form.shape, form.num)} registers per thread, "
+        f"{form.text}\n{_count(isa.regs_per_thread(form.shape, form.num), 'register')} per thread, "
         f"{form.shape.lanes} lanes x {isa.fragment(form.shape, form.num, form.packed).columns} columns",
         fontsize=10, y=1 - 0.12 / height, va="top",
     )
@@ -165,7 +169,8 @@ def _tmem_side(ax: Axes, cells: FragmentCells, lanes: int, columns: int, labelle
 
     ax.set_xlim(0, columns)
     ax.set_ylim(lanes, 0)
-    ax.set_title("TMEM: lanes x columns (from taddr)", fontsize=9)
+    ax.set_title("TMEM: lanes x columns", fontsize=9)
+    ax.add_patch(Rectangle((0, 0), columns, lanes, facecolor=canvas.UNTOUCHED, edgecolor="none", zorder=0))
     if labelled:
         for t, r, h in np.ndindex(cells.lane.shape):
             lane, col = int(cells.lane[t, r, h]), int(cells.column[t, r, h])

@@ -15,7 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--map-at", metavar="OP", help="draw the map after the last execution of this op instead: its "
-        "location FILE:LINE or LINE, or #N for the N-th op with a TMEM effect",
+        "location FILE:LINE or LINE, or #N for the N-th op with a TMEM effect; OP@K: after its K-th "
+        "execution (by any warp)",
     )
 
 

@@ -90,26 +90,30 @@ class TmemMap:
 
 @dataclass(frozen=True)
 class OpSelector:
-    """Which op --map-at names: `FILE:LINE` or `LINE` (an op's location), `#N` (N-th TMEM op)."""
+    """Which op --map-at names: `FILE:LINE` or `LINE` (an op's location), `#N` (N-th op with a TMEM
+    effect); `@K` after either picks its K-th execution (by any warp) instead of its last."""
 
     text: str
     line: int | None = None
     file: str | None = None
     nth: int | None = None
+    execution: int | None = None
 
     @staticmethod
     def parse(text: str) -> OpSelector:
-        spec = text.strip()
-        if spec.startswith("#"):
-            if spec[1:].isdigit() and int(spec[1:]) >= 1:
-                return OpSelector(text, nth=int(spec[1:]))
-        else:
-            file, colon, line = spec.rpartition(":")
-            if line.isdigit() and int(line) >= 1 and (file or not colon):
-                return OpSelector(text, line=int(line), file=file or None)
+        spec, at, count = text.strip().partition("@")
+        execution = int(count) if count.isdigit() and int(count) >= 1 else None
+        if not at or execution is not None:
+            if spec.startswith("#"):
+                if spec[1:].isdigit() and int(spec[1:]) >= 1:
+                    return OpSelector(text, nth=int(spec[1:]), execution=execution)
+            else:
+                file, colon, line = spec.rpartition(":")
+                if line.isdigit() and int(line) >= 1 and (file or not colon):
+                    return OpSelector(text, line=int(line), file=file or None, execution=execution)
         raise MapError(
             f"--map-at '{text}': name an op by its location (FILE:LINE or LINE) or as #N, the N-th "
-            "op with a TMEM effect in the module"
+            "op with a TMEM effect in the module, optionally with @K for its K-th execution"
         )
 
     def resolve(self, module: Operation) -> set[int]:
@@ -162,6 +166,7 @@ class MapRecorder:
         self._placed: list[_PlacedFinding] = []
         self._unplaced: dict[str, int] = {}
         self._error: MapError | None = None
+        self._executions = 0
 
     # ---- during the run ----------------------------------------------------------------
 
@@ -180,12 +185,16 @@ class MapRecorder:
                 self._error, self._targets = e, set()
         if id(op) in self._targets:
             assert self.machine is not None
+            self._executions += 1
+            if self.at.execution is not None and self._executions != self.at.execution:
+                return
+            which = "its last execution" if self.at.execution is None else f"execution {self._executions}"
             self._snapshot = _Snapshot(
                 len(self.machine.history.records),
                 [[(a, a.live) for a in cta.tmem.allocator.allocations] for cta in self.machine.ctas],
                 len(self._placed),
                 dict(self._unplaced),
-                f"after {op_text(op)} (its last execution, by warp {w.warp})",
+                f"after {op_text(op)} ({which}, by warp {w.warp})",
             )
 
     def _place_new_findings(self) -> None:
@@ -241,6 +250,8 @@ class MapRecorder:
             if self._targets is None:
                 raise MapError(f"--map-at '{self.at.text}': no op ran")
             if self._snapshot is None:
+                if self._executions:
+                    raise MapError(f"--map-at '{self.at.text}': the op ran only {self._executions} times")
                 raise MapError(f"--map-at '{self.at.text}': the op never ran")
             snap = self._snapshot
         else:
