@@ -287,6 +287,26 @@ def test_map_svg_shows_allocations_quarters_writers_and_findings(tmp_path) -> No
 
 
 @needs_matplotlib
+def test_map_of_the_used_columns(tmp_path) -> None:
+    from tmem_dialect.tools.pictures.tmem_map import draw_map, used_columns
+
+    recorder, _ = record(LEAK_AND_QUARTER, args=[np.zeros(128, np.int32)])
+    tmem = recorder.result()
+    assert used_columns(tmem) == (0, 32)
+    out = tmp_path / "used.svg"
+    canvas.save(draw_map(tmem, "k", used_columns(tmem)), str(out))
+    words = texts(out.read_text())
+    assert "TMEM column (columns 0-31 of 0-511)" in words
+    assert [str(c) for c in range(0, 33, 4)] == [t for t in words if t.isdigit() and int(t) <= 32][:9]
+    from tmem_dialect.tools.pictures.run_map import column_range
+
+    assert column_range("64:128") == (64, 128) and column_range(None) == (0, 512) and column_range("used") == "used"
+    for bad in ("128:64", "0:513", "x"):
+        with pytest.raises(ValueError, match="--map-columns"):
+            column_range(bad)
+
+
+@needs_matplotlib
 def test_map_svg_counts_cells_per_warp_colour(tmp_path) -> None:
     from tmem_dialect.tools.pictures.tmem_map import draw_map
 
@@ -341,12 +361,17 @@ def test_fragment_svg_labels_every_thread_register_and_cell(tmp_path, text) -> N
         assert (int(fields["lane"]), int(fields["col"])) == (lanes[t, r, h], columns[t, r, h])
         assert fill == canvas.color(r)
     assert Counter(fill for _, fill in regs) == {canvas.color(r): 32 * lanes.shape[2] for r in range(frag.regs)}
-    words = texts(svg)
-    half = ".lo" if form.packed else ""
-    assert f"T31\nr{frag.regs - 1}{half}" in svg or f"r{frag.regs - 1}{half}" in " ".join(words)
-    assert {f"T{t}" for t in range(32)} <= set(words)  # the thread axis
-    assert {f"r{r}" for r in range(frag.regs)} <= set(words)  # the register axis
-    assert f"{lanes[31, 0, 0]},{columns[31, 0, 0]}" in words  # thread 31's first register holds this cell
+    words = Counter(texts(svg))
+    halves = lanes.shape[2]
+    for t in range(32):  # a TMEM cell label per (register, half), and the thread axis
+        assert words[f"T{t}"] == frag.regs * halves + 1
+    for r in range(frag.regs):  # the register axis, and a TMEM cell label per thread
+        if form.packed:
+            assert words[f"r{r}"] == 1 and words[f"r{r}.lo"] == words[f"r{r}.hi"] == 32
+        else:
+            assert words[f"r{r}"] == 32 + 1
+    for t, r, h in np.ndindex(lanes.shape):  # each register cell names the TMEM cell it holds
+        assert words[f"{lanes[t, r, h]},{columns[t, r, h]}"] == 1
 
 
 @needs_matplotlib
@@ -381,10 +406,11 @@ def test_plan_svg_shows_each_warps_messages(tmp_path) -> None:
         assert fields["form"] == "32x32b.x128"
         assert span(fields["lanes"]) == range(32 * q, 32 * q + 32)
         assert span(fields["cols"]) == range(128 * k, 128 * k + 128)
-        assert fill in (canvas.color(q),) or k % 2 == 1  # odd messages of a warp are a lighter shade
-    words = texts(svg)
-    assert words.count("warp 0 (w % 4 = 0): 2 x 32x32b.x128") == 2
-    assert "st 32x32b.x128\nwarp 3 #1" in svg.replace("</text>\n", "\n") or "warp 3 #1" in " ".join(words)
+        assert (fill == canvas.color(q)) == (k % 2 == 0)  # odd messages of a warp are a lighter shade
+    words = Counter(texts(svg))
+    assert words["warp 0 (w % 4 = 0): 2 x 32x32b.x128"] == 2  # the legend of each tile
+    assert words["st 32x32b.x128"] == words["ld 32x32b.x128"] == 8  # a label per message
+    assert all(words[f"warp {q} #{k}"] == 2 for q in range(4) for k in range(2))
 
 
 @needs_matplotlib
@@ -435,7 +461,7 @@ def test_tmem_run_map_errors_are_one_line(tmp_path) -> None:
     assert p.returncode == 1 and not out.exists()
     assert "tmem-run: error: cannot write the TMEM map" in p.stderr and "no op at line 7" in p.stderr
     p = tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--map-at", "45")
-    assert p.returncode == 1 and "--map-at needs --map" in p.stderr
+    assert p.returncode == 1 and "--map-at and --map-columns need --map" in p.stderr
     assert list(tmp_path.iterdir()) == []  # never a partial file
 
 

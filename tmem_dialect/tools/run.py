@@ -250,7 +250,8 @@ class TmemRun:
     def _write_map(self, recorder, name: str) -> bool:
         """--map: draw the TMEM map; a map that cannot be made is a one-line error (False)."""
         try:
-            run_map.write(recorder, self.args.map, f"tmem-run {os.path.basename(name)}")
+            run_map.write(recorder, self.args.map, f"tmem-run {os.path.basename(name)}",
+                          run_map.column_range(self.args.map_columns))
         except (ValueError, OSError) as e:
             print(f"tmem-run: error: cannot write the TMEM map '{self.args.map}': {e}", file=sys.stderr)
             return False

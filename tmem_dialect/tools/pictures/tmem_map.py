@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from tmem_dialect import isa
 from tmem_dialect.tools.pictures import canvas
 from tmem_dialect.tools.pictures.tmem_state import NOBODY, CtaMap, TmemMap
@@ -14,35 +16,56 @@ if TYPE_CHECKING:
 
 LANES, COLUMNS = isa.TMEM_LANES, isa.TMEM_COLUMNS
 QUARTER = isa.LANES_PER_WARP
-# Finding markers: an outline colour and hatch per kind, in the order kinds first appear.
-# None of them is a warp colour, so a marker never hides in the cells it marks.
-_FINDING_STYLES = (("#000000", "xx"), ("#ff00ff", "//"), ("#000000", "\\\\"), ("#ff00ff", "++"),
-                   ("#000000", ".."), ("#ff00ff", "--"))
+# Finding markers: an outline colour, a hatch and a marker symbol per kind, in the order of the
+# sorted kinds. None of the colours is a warp colour; the symbol at the centre of each marked
+# region keeps a finding on a single column visible in a 512-column picture.
+_FINDING_STYLES = (("#000000", "xx", "X"), ("#ff00ff", "//", "P"), ("#000000", "\\\\", "D"),
+                   ("#ff00ff", "++", "*"), ("#000000", "..", "v"), ("#ff00ff", "--", "s"))
 
 
-def finding_style(index: int) -> tuple[str, str]:
+def finding_style(index: int) -> tuple[str, str, str]:
     return _FINDING_STYLES[index % len(_FINDING_STYLES)]
 
 
-def draw_map(tmem: TmemMap, title: str) -> Figure:
-    """The figure of `tmem`: one panel per CTA, a shared legend of warps and finding kinds."""
+def used_columns(tmem: TmemMap) -> tuple[int, int]:
+    """The columns any allocation or written cell of any CTA covers, widened to multiples of 32."""
+    lo, hi = COLUMNS, 0
+    for cta in tmem.ctas:
+        for a in cta.allocations:
+            lo, hi = min(lo, a.base), max(hi, a.base + a.ncols)
+        written = np.flatnonzero((cta.writer != NOBODY).any(axis=0))
+        if written.size:
+            lo, hi = min(lo, int(written[0])), max(hi, int(written[-1]) + 1)
+    if hi <= lo:
+        return 0, COLUMNS
+    return lo // 32 * 32, min(COLUMNS, -(-hi // 32) * 32)
+
+
+def draw_map(tmem: TmemMap, title: str, columns: tuple[int, int] = (0, COLUMNS)) -> Figure:
+    """The figure of `tmem`: one panel per CTA (columns [lo, hi) of it), a legend of warps and findings."""
     kinds = sorted({k for c in tmem.ctas for k in c.findings})
-    panels = len(tmem.ctas)
-    fig = canvas.new_figure(15.5, 0.9 + 4.6 * panels)
-    fig.set_layout_engine(None)
-    fig.suptitle(f"{title}: TMEM {tmem.moment}", fontsize=11, y=0.995)
-    height = 1.0 / panels
+    labels = _legend_entries(tmem, kinds)
+    legend_rows = -(-len(labels[0]) // 4)
+    # Layout in inches: title, then per CTA the allocation labels, the grid and its column axis.
+    top, panel, below, left, width = 0.55, 3.3, 0.75, 0.95, 12.8
+    bottom = 0.25 + 0.24 * legend_rows
+    height = top + len(tmem.ctas) * (0.4 + panel + below) + bottom
+    fig = canvas.new_figure(left + width + 1.5, height)
+    fig.suptitle(f"{title}: TMEM {tmem.moment}", fontsize=11, y=1 - 0.12 / height, va="top")
     for i, cta in enumerate(tmem.ctas):
-        ax = fig.add_axes((0.06, 1 - height * (i + 1) + 0.19 * height, 0.80, 0.62 * height))
-        _draw_cta(ax, cta, panels > 1, kinds)
-    _legend(fig, tmem, kinds)
+        y = height - top - (i + 1) * (0.4 + panel) - i * below
+        ax = fig.add_axes((left / fig.get_figwidth(), y / height, width / fig.get_figwidth(), panel / height))
+        _draw_cta(ax, cta, len(tmem.ctas) > 1, kinds, columns)
+    fig.legend(*labels, loc="lower center", ncol=min(4, len(labels[0])), fontsize=8, frameon=False,
+               bbox_to_anchor=(0.5, 0.05 / height))
     return fig
 
 
-def _draw_cta(ax: Axes, cta: CtaMap, pair: bool, kinds: list[str]) -> None:
+def _draw_cta(ax: Axes, cta: CtaMap, pair: bool, kinds: list[str], columns: tuple[int, int]) -> None:
     from matplotlib.patches import Rectangle
 
-    ax.set_xlim(0, COLUMNS)
+    lo, hi = columns
+    ax.set_xlim(lo, hi)
     ax.set_ylim(LANES, 0)
     ax.add_patch(Rectangle((0, 0), COLUMNS, LANES, facecolor=canvas.UNTOUCHED, edgecolor="none", zorder=0))
     for a in cta.allocations:
@@ -50,43 +73,51 @@ def _draw_cta(ax: Axes, cta: CtaMap, pair: bool, kinds: list[str]) -> None:
             ax.add_patch(Rectangle((a.base, 0), a.ncols, LANES, facecolor=canvas.EMPTY, edgecolor="none", zorder=0.5))
     for rect in canvas.rectangles(cta.writer, NOBODY):
         patch = Rectangle((rect.col0, rect.lane0), rect.col1 - rect.col0, rect.lane1 - rect.lane0,
-                          facecolor=canvas.color(rect.value - cta.warps[0] if pair else rect.value),
-                          edgecolor="none", zorder=1)
+                          facecolor=canvas.color(rect.value), edgecolor="none", zorder=1)
         patch.set_gid(rect.gid(f"cells:warp={rect.value}"))
         ax.add_patch(patch)
     for kind in kinds:
         grid = cta.findings.get(kind)
         if grid is None:
             continue
-        edge, hatch = finding_style(kinds.index(kind))
+        edge, hatch, marker = finding_style(kinds.index(kind))
         for rect in canvas.rectangles(grid.astype(int), 0):
             patch = Rectangle((rect.col0, rect.lane0), rect.col1 - rect.col0, rect.lane1 - rect.lane0,
                               facecolor="none", edgecolor=edge, hatch=hatch, linewidth=1.2, zorder=3)
             patch.set_gid(rect.gid(f"finding:{kind}"))
             ax.add_patch(patch)
-    _allocations(ax, cta)
+            # Kinds marking the same cells put their symbols at different heights, not on top of each other.
+            height = (kinds.index(kind) + 1) / (len(kinds) + 1)
+            ax.plot([(rect.col0 + rect.col1) / 2], [rect.lane0 + (rect.lane1 - rect.lane0) * height], marker=marker,
+                    color=edge, markeredgecolor="white", markersize=11, zorder=6,
+                    gid=rect.gid(f"finding-marker:{kind}"))
+    _allocations(ax, cta, columns)
     _quarters(ax, cta)
-    ax.set_xticks(range(0, COLUMNS + 1, 32))
-    ax.set_xticks(range(0, COLUMNS + 1, 16), minor=True)
+    step = 32 if hi - lo > 128 else (8 if hi - lo > 32 else 4)
+    ax.set_xticks(range(lo, hi + 1, step))
+    ax.set_xticks(range(lo, hi + 1, step // 2), minor=True)
     ax.set_yticks(range(0, LANES + 1, 16))
     ax.tick_params(labelsize=8)
-    ax.set_xlabel("TMEM column", fontsize=9)
-    ax.set_ylabel("TMEM lane", fontsize=9)
-    if pair:
-        ax.set_title(f"CTA {cta.cta} (warps {cta.warps[0]}-{cta.warps[-1]})", fontsize=10, loc="left")
+    shown = "" if columns == (0, COLUMNS) else f" (columns {lo}-{hi - 1} of 0-{COLUMNS - 1})"
+    ax.set_xlabel(f"TMEM column{shown}", fontsize=9)
+    cta_text = f"CTA {cta.cta} (warps {cta.warps[0]}-{cta.warps[-1]})\n" if pair else ""
+    ax.set_ylabel(f"{cta_text}TMEM lane", fontsize=9)
 
 
-def _allocations(ax: Axes, cta: CtaMap) -> None:
+def _allocations(ax: Axes, cta: CtaMap, columns: tuple[int, int]) -> None:
     from matplotlib.patches import Rectangle
 
+    lo, hi = columns
     for i, a in enumerate(cta.allocations):
         patch = Rectangle((a.base, 0), a.ncols, LANES, facecolor="none", edgecolor="black",
-                          linewidth=1.6 if a.live else 1.0, linestyle="-" if a.live else "--", zorder=4)
+                          linewidth=1.6 if a.live else 1.3, linestyle="-" if a.live else "--", zorder=4)
         patch.set_gid(f"alloc:cols={a.base}-{a.base + a.ncols - 1}:ncols={a.ncols}:live={int(a.live)}")
         ax.add_patch(patch)
+        if not lo <= a.base < hi:
+            continue
         # Labels above the grid, staggered so neighbouring narrow allocations stay readable.
-        ax.text(a.base + 1, -2 - 5 * (i % 2), a.label, fontsize=7, ha="left", va="bottom", clip_on=False,
-                gid=f"alloc-label:{a.base}")
+        ax.annotate(a.label, (a.base, 0), xytext=(2, 3 + 10 * (i % 3)), textcoords="offset points", fontsize=7,
+                    ha="left", va="bottom", annotation_clip=False, gid=f"alloc-label:{a.base}")
 
 
 def _quarters(ax: Axes, cta: CtaMap) -> None:
@@ -95,31 +126,36 @@ def _quarters(ax: Axes, cta: CtaMap) -> None:
             ax.axhline(q * QUARTER, color="#333333", linewidth=0.9, linestyle=":", zorder=5)
         warps = cta.quarter_warps(q)
         who = ("warp " if len(warps) == 1 else "warps ") + ", ".join(map(str, warps)) if warps else "no warp"
-        ax.text(COLUMNS + 6, q * QUARTER + QUARTER / 2,
-                f"lanes {q * QUARTER}-{q * QUARTER + QUARTER - 1}\n{who}\n(warp % 4 = {q})",
+        ax.text(1.01, 1 - (q + 0.5) / isa.WARPS_PER_WARPGROUP,
+                f"lanes {q * QUARTER}-{q * QUARTER + QUARTER - 1}\n{who}\n(warp % 4 = {q})", transform=ax.transAxes,
                 fontsize=7.5, va="center", ha="left", clip_on=False, gid=f"quarter:{q}")
 
 
-def _legend(fig: Figure, tmem: TmemMap, kinds: list[str]) -> None:
+def _legend_entries(tmem: TmemMap, kinds: list[str]) -> tuple[list[object], list[str]]:
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    pair = len(tmem.ctas) > 1
-    handles = []
+    handles: list[object] = []
+    labels: list[str] = []
+
+    def add(handle: object, label: str) -> None:
+        handles.append(handle)
+        labels.append(label)
+
     for cta in tmem.ctas:
         for w in cta.warps:
             cells = cta.cells_written_by(w)
             if cells:
-                c = canvas.color(w - cta.warps[0] if pair else w)
-                handles.append(Patch(facecolor=c, label=f"warp {w} wrote {cells} cells"))
+                add(Patch(facecolor=canvas.color(w)), f"warp {w} wrote {cells} cells")
     if not handles:
-        handles.append(Patch(facecolor=canvas.EMPTY, edgecolor="black", label="no cell written"))
-    handles.append(Patch(facecolor=canvas.EMPTY, edgecolor="black", linewidth=1.6, label="live allocation"))
-    handles.append(Patch(facecolor=canvas.UNTOUCHED, edgecolor="black", linestyle="--", label="freed / unallocated"))
+        add(Patch(facecolor=canvas.EMPTY, edgecolor="black"), "no cell written")
+    add(Patch(facecolor=canvas.EMPTY, edgecolor="black", linewidth=1.6), "live allocation")
+    add(Patch(facecolor=canvas.UNTOUCHED, edgecolor="black", linestyle="--"), "freed / unallocated")
     for kind in kinds:
-        edge, hatch = finding_style(kinds.index(kind))
+        edge, hatch, marker = finding_style(kinds.index(kind))
         cells = sum(int(c.findings[kind].sum()) for c in tmem.ctas if kind in c.findings)
-        handles.append(Patch(facecolor="none", edgecolor=edge, hatch=hatch, label=f"finding: {kind} ({cells} cells)"))
+        symbol = Line2D([], [], marker=marker, color=edge, markeredgecolor="white", markersize=11, linestyle="none")
+        add((Patch(facecolor="none", edgecolor=edge, hatch=hatch), symbol), f"finding: {kind} ({cells} cells)")
     for kind, count in sorted(tmem.unplaced.items()):
-        handles.append(Patch(facecolor="none", edgecolor="none", label=f"finding: {kind} ({count}, at no TMEM cell)"))
-    fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=8, frameon=False,
-               bbox_to_anchor=(0.5, 0.0))
+        add(Patch(facecolor="none", edgecolor="none"), f"finding: {kind} ({count}, at no TMEM cell)")
+    return handles, labels
