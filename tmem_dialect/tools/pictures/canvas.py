@@ -117,7 +117,11 @@ def save(fig: Figure, path: str) -> None:
     os.close(fd)
     try:
         with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "tmem-dialect", "hatch.linewidth": 0.7}):
-            fig.savefig(tmp, format=fmt, dpi=110 if fmt == "png" else None, metadata=_metadata(fmt))
+            extra = {"dpi": 110, "pil_kwargs": {"optimize": True}} if fmt == "png" else {}
+            fig.savefig(tmp, format=fmt, metadata=_metadata(fmt), **extra)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the picture is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
