@@ -226,12 +226,14 @@ class TmemRun:
             filename=name,
             on_machine=recorder.attach if recorder is not None else None,
         )
-        map_failed = recorder is not None and not self._write_map(recorder, name)
+        map_error = self._write_map(recorder, name) if recorder is not None else None
         if a.verify_diagnostics:
             problems = expected_diagnostics.check(text, name, result.diagnostics)
             for p in problems:
                 print(p.render({name: text}), file=sys.stderr)
-            return 1 if problems else 0
+            if map_error:
+                print(map_error, file=sys.stderr)
+            return 1 if problems or map_error else 0
         if a.json:
             print(json.dumps({
                 "args": [_json_values(v) for v in result.args],
@@ -245,17 +247,19 @@ class TmemRun:
                 print(_buffer_text(i, v, a.print_full))
         for d in result.diagnostics:
             print(d.render({name: text}), file=sys.stderr)
-        return 1 if map_failed or any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+        if map_error:
+            print(map_error, file=sys.stderr)
+        return 1 if map_error or any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
 
-    def _write_map(self, recorder, name: str) -> bool:
-        """--map: draw the TMEM map; a map that cannot be made is a one-line error (False)."""
+    def _write_map(self, recorder, name: str) -> str | None:
+        """--map: draw the TMEM map; None, or the one-line error when it cannot be made or written."""
         try:
             run_map.write(recorder, self.args.map, f"tmem-run {os.path.basename(name)}",
                           run_map.column_range(self.args.map_columns))
         except (ValueError, OSError) as e:
-            print(f"tmem-run: error: cannot write the TMEM map '{self.args.map}': {e}", file=sys.stderr)
-            return False
-        return True
+            detail = e.strerror if isinstance(e, OSError) and e.strerror else e  # not the temporary's name
+            return f"tmem-run: error: cannot write the TMEM map '{self.args.map}': {detail}"
+        return None
 
 
 def main(args: Sequence[str] | None = None) -> None:

@@ -242,7 +242,7 @@ class MapRecorder:
         """The map: at the --map-at snapshot, or after the run. MapError when it cannot be made."""
         m = self.machine
         if m is None:
-            raise MapError("no TMEM map: the kernel did not start")
+            raise MapError("the kernel did not start")
         self._place_new_findings()
         if self._error is not None:
             raise self._error
