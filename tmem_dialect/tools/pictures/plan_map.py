@@ -84,7 +84,7 @@ def tile_pictures(module: ModuleOp, budget: int) -> tuple[list[TilePicture], lis
 
 def draw_plan(tiles: list[TilePicture], title: str, budget: int) -> Figure:
     width = max(t.grid().shape[1] for t in tiles)
-    panel_w = min(13.0, max(5.0, width * 0.05))
+    panel_w = min(13.0, max(6.0, width * 0.12))
     fig = canvas.new_figure(panel_w + 4.6, 0.6 + 4.2 * len(tiles))
     fig.suptitle(f"{title}: tmem-assign-lanes plan ({budget} registers per message at most)", fontsize=11,
                  y=1 - 0.1 / (0.6 + 4.2 * len(tiles)), va="top")
@@ -123,9 +123,11 @@ def _draw_tile(ax: Axes, tile: TilePicture) -> None:
     for i, rect in biggest.items():
         m = tile.messages[i]
         label = f"{'ld' if tile.load else 'st'} {m.form}\nwarp {m.warp} #{m.index}"
-        if (rect.col1 - rect.col0) * points_per_column >= 5.2 * len(m.form) + 8 and rect.lane1 - rect.lane0 >= 12:
+        # The largest font up to 7.5 points at which the label fits its region (none below 4.5).
+        size = min(7.5, ((rect.col1 - rect.col0) * points_per_column - 4) / (0.62 * (len(m.form) + 3)))
+        if size >= 4.5 and rect.lane1 - rect.lane0 >= 12:
             ax.text((rect.col0 + rect.col1) / 2, (rect.lane0 + rect.lane1) / 2, label, ha="center", va="center",
-                    fontsize=7.5, color=canvas.text_color(canvas.color(m.warp)) if m.index % 2 == 0 else "black")
+                    fontsize=size, color=canvas.text_color(canvas.color(m.warp)) if m.index % 2 == 0 else "black")
     for q in range(1, isa.WARPS_PER_WARPGROUP):
         ax.axhline(q * isa.LANES_PER_WARP, color="#333333", linewidth=0.9, linestyle=":")
     ax.set_yticks(range(0, isa.TMEM_LANES + 1, 16))
