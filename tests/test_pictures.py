@@ -9,6 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from tmem_dialect import isa
 from tmem_dialect.interpreter import run_kernel
@@ -510,3 +513,29 @@ def test_tmem_draw_commands(tmp_path) -> None:
     p = tool("tmem_dialect.tools.draw", "plan", "examples/chunked_epilogue.mlir", "-o", str(tmp_path / "none.svg"))
     assert p.returncode == 1 and "no tcgen05.tile_load or tcgen05.tile_store" in p.stderr
     assert not (tmp_path / "none.svg").exists()
+
+
+# ---- the cell rectangles every picture is drawn with -------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.int64, st.tuples(st.integers(1, 12), st.integers(1, 12)), elements=st.integers(-1, 3)))
+def test_rectangles_cover_each_drawn_cell_once_with_its_value(grid: np.ndarray) -> None:
+    painted = np.full(grid.shape, -1)
+    covered = np.zeros(grid.shape, dtype=int)
+    for r in canvas.rectangles(grid, -1):
+        assert r.lane0 < r.lane1 and r.col0 < r.col1 and r.value != -1
+        painted[r.lane0 : r.lane1, r.col0 : r.col1] = r.value
+        covered[r.lane0 : r.lane1, r.col0 : r.col1] += 1
+    assert (painted == grid).all()
+    assert (covered == (grid != -1)).all()  # no overlaps, nothing outside the drawn cells
+
+
+def test_rectangles_merge_equal_runs_downwards() -> None:
+    grid = np.full((128, 512), -1)
+    for w in range(4):
+        grid[32 * w : 32 * w + 32, :256] = w
+    rects = canvas.rectangles(grid, -1)
+    assert [(r.value, r.lane0, r.lane1, r.col0, r.col1) for r in rects] == [
+        (w, 32 * w, 32 * w + 32, 0, 256) for w in range(4)
+    ]

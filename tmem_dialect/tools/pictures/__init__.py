@@ -1,7 +1,7 @@
 """Pictures of TMEM (tmem-run --map, tmem-draw): matplotlib drawings of the interpreter's and isa's data.
 
-matplotlib is an optional extra (`pip install 'tmem-dialect[pictures]'`). The data modules
-(tmem_state, fragment_data's callers) import without it; drawing asks `require_matplotlib()`.
+matplotlib is an optional extra (`pip install 'tmem-dialect[pictures]'`). The modules import
+without it (tmem_state, the map's data, never needs it); drawing asks `require_matplotlib()`.
 """
 
 from __future__ import annotations

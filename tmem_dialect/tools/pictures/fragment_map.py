@@ -142,19 +142,22 @@ def draw_fragment(form: Form) -> Figure:
     slots = cells.registers * cells.halves
     size = min(0.5, 9.0 / max(columns, slots), 12.0 / cells.threads)  # inches per cell
     labelled = size >= 0.22 and cells.lane.size <= MAX_LABELLED_CELLS
-    left, gap, right, top, bottom = 0.9, 1.3, 0.4, 1.1, 0.7
+    left, gap, right, top, bottom = 0.9, 0.9, 0.4, 1.1, 1.0
     w1, h1, w2, h2 = columns * size, lanes * size, slots * size, cells.threads * size
-    right += max(0.0, (2.6 - w2) / 2)  # room for the panel's title past a narrow panel
-    width = max(left + w1 + gap + w2 + right, 7.0)
+    # Each panel sits centred in a slot at least as wide as its title and axis label.
+    slot1, slot2 = max(w1, 3.0), max(w2, 2.8)
+    width = max(left + slot1 + gap + slot2 + right, 7.0)
     height = top + max(h1, h2) + bottom
     fig = canvas.new_figure(width, height)
     fig.suptitle(
         f"{form.text}\n{_count(isa.regs_per_thread(form.shape, form.num), 'register')} per thread, "
-        f"{form.shape.lanes} lanes x {isa.fragment(form.shape, form.num, form.packed).columns} columns",
+        f"{form.shape.lanes} lanes x {_count(isa.fragment(form.shape, form.num, form.packed).columns, 'column')}",
         fontsize=10, y=1 - 0.12 / height, va="top",
     )
-    tmem = fig.add_axes((left / width, (height - top - h1) / height, w1 / width, h1 / height))
-    regs = fig.add_axes(((left + w1 + gap) / width, (height - top - h2) / height, w2 / width, h2 / height))
+    x1 = left + (slot1 - w1) / 2
+    x2 = left + slot1 + gap + (slot2 - w2) / 2
+    tmem = fig.add_axes((x1 / width, (height - top - h1) / height, w1 / width, h1 / height))
+    regs = fig.add_axes((x2 / width, (height - top - h2) / height, w2 / width, h2 / height))
     _tmem_side(tmem, cells, lanes, columns, labelled, size)
     _register_side(regs, cells, labelled, size)
     return fig
