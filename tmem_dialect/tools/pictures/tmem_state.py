@@ -205,7 +205,8 @@ class MapRecorder:
         new_records = records[self._seen_records :]
         self._seen_records = len(records)
         for finding in m.findings[self._seen_findings :]:
-            self._place(finding.kind, finding.diagnostic, new_records)
+            # A FindingKind (its JSON spelling names it in the picture), or a plain string.
+            self._place(str(getattr(finding.kind, "value", finding.kind)), finding.diagnostic, new_records)
         self._seen_findings = len(m.findings)
 
     def _place(self, kind: str, diagnostic, new_records: list[AccessRecord]) -> None:
