@@ -89,7 +89,10 @@ class TmemDraw:
             return self._report(e.diagnostics, name, text)
         if broken := verify_diagnostics(module):
             return self._report(broken, name, text)
-        tiles, problems = tile_pictures(module, budget)
+        try:
+            tiles, problems = tile_pictures(module, budget)
+        except DiagnosticError as e:
+            return self._report(e.diagnostics, name, text)
         if problems:
             return self._report(problems, name, text)
         if not tiles:

@@ -67,6 +67,13 @@ class TilePicture:
 
 
 def tile_pictures(module: ModuleOp, budget: int) -> tuple[list[TilePicture], list[Diagnostic]]:
+    """The plan of each tile op, as tmem-pipeline makes it: tmem-plan-columns first places
+    tcgen05.buffer tiles (it leaves decl_buffer tiles alone), then tmem-assign-lanes plans.
+    DiagnosticError when tmem-plan-columns rejects the module (it rewrites `module`)."""
+    from tmem_dialect.dialects import make_context
+    from tmem_dialect.passes.plan_columns import TmemPlanColumnsPass
+
+    TmemPlanColumnsPass().apply(make_context(), module)
     plans, problems = plan_tiles(module, budget)
     out = []
     for plan in plans:
