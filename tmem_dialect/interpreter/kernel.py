@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -339,6 +339,7 @@ def run_kernel(
     max_warp_ops: int = Options.max_warp_ops,
     schedule: str = Options.schedule,
     filename: str = "<input>",
+    on_machine: Callable[[Machine], None] | None = None,
 ) -> RunResult:
     """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
 
@@ -347,7 +348,8 @@ def run_kernel(
     function raises only for a bug in the interpreter itself. `ptx_version` selects the ordering
     rules (9.4 pipelines same-warp st->ld, st->st, ld->st); `conservative` adds a note for every
     use of tcgen05.ld registers before wait::ld; `schedule` picks the interleaving of warps (the
-    findings must not depend on it).
+    findings must not depend on it). `on_machine`, when given, is called with the machine just
+    before the warps start (an observation hook: tools.pictures records TMEM maps through it).
     """
     if isinstance(ptx_version, str):
         ptx_version = rules_version(ptx_version)
@@ -411,6 +413,8 @@ def run_kernel(
         finally:
             w.finished = True
 
+    if on_machine is not None:
+        on_machine(machine)
     machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
     producers.finish(machine)  # issue 10: stuck mbarrier waits, unfinished phases
     stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +15,7 @@ from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
+from tmem_dialect.tools.pictures import run_map
 from xdsl.utils.exceptions import DiagnosticException
 
 _DTYPES = {
@@ -171,6 +173,7 @@ class TmemRun:
             help="check the diagnostics against expected-error/warning/note annotations in the file",
         )
         input_format.add_arguments(parser)
+        run_map.add_arguments(parser)
         self.args = parser.parse_args(args)
 
     def run(self) -> int:
@@ -210,6 +213,7 @@ class TmemRun:
                 source = input_format.import_ptx(a, text, name)
             except DiagnosticError as e:
                 return input_format.report(e, text, name)
+        recorder = run_map.recorder_for(a)
         result = run_kernel(
             source,
             kernel=a.kernel,
@@ -220,12 +224,16 @@ class TmemRun:
             conservative=a.conservative,
             max_warp_ops=a.max_ops or Options.max_warp_ops,
             filename=name,
+            on_machine=recorder.attach if recorder is not None else None,
         )
+        map_error = self._write_map(recorder, name) if recorder is not None else None
         if a.verify_diagnostics:
             problems = expected_diagnostics.check(text, name, result.diagnostics)
             for p in problems:
                 print(p.render({name: text}), file=sys.stderr)
-            return 1 if problems else 0
+            if map_error:
+                print(map_error, file=sys.stderr)
+            return 1 if problems or map_error else 0
         if a.json:
             print(json.dumps({
                 "args": [_json_values(v) for v in result.args],
@@ -239,7 +247,19 @@ class TmemRun:
                 print(_buffer_text(i, v, a.print_full))
         for d in result.diagnostics:
             print(d.render({name: text}), file=sys.stderr)
-        return 1 if any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+        if map_error:
+            print(map_error, file=sys.stderr)
+        return 1 if map_error or any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+
+    def _write_map(self, recorder, name: str) -> str | None:
+        """--map: draw the TMEM map; None, or the one-line error when it cannot be made or written."""
+        try:
+            run_map.write(recorder, self.args.map, f"tmem-run {os.path.basename(name)}",
+                          run_map.column_range(self.args.map_columns))
+        except (ValueError, OSError) as e:
+            detail = e.strerror if isinstance(e, OSError) and e.strerror else e  # not the temporary's name
+            return f"tmem-run: error: cannot write the TMEM map '{self.args.map}': {detail}"
+        return None
 
 
 def main(args: Sequence[str] | None = None) -> None:
