@@ -725,7 +725,7 @@ def tmem_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProces
 
 @pytest.mark.parametrize("example", ["accumulator_readout.mlir", "m64_f16.mlir"])
 def test_examples_pass_and_reverify(example: str) -> None:
-    out = tmem_opt("-p", "tmem-assign-lanes", f"examples/{example}")
+    out = tmem_opt("-p", "tmem-plan-columns,tmem-assign-lanes", f"examples/{example}")
     assert out.returncode == 0, out.stderr
     assert "tile_" not in out.stdout and "decl_buffer" not in out.stdout
     again = tmem_opt(stdin=out.stdout)
@@ -733,7 +733,8 @@ def test_examples_pass_and_reverify(example: str) -> None:
 
 
 def test_bad_budget_is_a_diagnostic_not_a_traceback() -> None:
-    out = tmem_opt("-p", "tmem-assign-lanes{regs-per-message=0}", "examples/accumulator_readout.mlir")
+    out = tmem_opt("-p", "tmem-plan-columns,tmem-assign-lanes{regs-per-message=0}",
+                   "examples/accumulator_readout.mlir")
     assert out.returncode == 1
     assert "register budget per message must be at least 1" in out.stderr
     assert "Traceback" not in out.stderr

@@ -22,6 +22,7 @@ from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.ir import parse_module
+
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes import get_passes
 from tmem_dialect.passes.analysis import Options
@@ -31,6 +32,8 @@ from tmem_dialect.passes.verify import verify_module
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from kernel_gen import generate  # noqa: E402
+
+from example_sources import example_text  # noqa: E402
 
 WAIT_OR_FENCE = re.compile(r"tcgen05\.(wait|fence)\b")
 RULES = {
@@ -100,21 +103,21 @@ def test_nvvm_example_with_waits_removed() -> None:
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_examples_match_hand_written_minimum(name: str) -> None:
     hand = (ROOT / "bench" / "handwritten" / f"{name}.mlir").read_text()
-    text, module = inserted((ROOT / "examples" / f"{name}.mlir").read_text())
+    text, module = inserted(example_text(name))
     assert counts(text) == counts(hand)
     assert diagnostics(module) == []
 
 
 @pytest.mark.parametrize("name", EXAMPLES + ["nvvm_roundtrip"])
 def test_idempotent(name: str) -> None:
-    text, _ = inserted((ROOT / "examples" / f"{name}.mlir").read_text())
+    text, _ = inserted(example_text(name))
     again, _ = inserted(text)
     assert again == text
 
 
 def test_every_inserted_op_names_its_rules() -> None:
     for name in EXAMPLES:
-        _, module = inserted((ROOT / "examples" / f"{name}.mlir").read_text())
+        _, module = inserted(example_text(name))
         for op in sync_ops(module):
             attr = op.attributes.get(RULE_ATTR)
             assert isinstance(attr, StringAttr), op
@@ -124,7 +127,7 @@ def test_every_inserted_op_names_its_rules() -> None:
 def test_every_inserted_op_is_needed() -> None:
     """Minimality: removing any one inserted wait or fence makes tmem-verify complain."""
     for name in EXAMPLES + ["nvvm_roundtrip"]:
-        source = (ROOT / "examples" / f"{name}.mlir").read_text()
+        source = example_text(name)
         text, module = inserted(strip(source))
         for i in range(len(sync_ops(module))):
             copy = parse(text)
@@ -183,7 +186,7 @@ def test_generated_kernels(seed: int, n: int, nvvm: bool) -> None:
 
 def test_insert_waits_reports_unanalysable_tmem_use() -> None:
     """Tile ops before lane assignment cannot get waits: a warning, never a silent pass."""
-    module = parse((ROOT / "examples" / "accumulator_readout.mlir").read_text())
+    module = parse(example_text("accumulator_readout"))
     with capture() as engine:
         get_passes()["tmem-insert-waits"]()().apply(make_context(), module)
     assert any(

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from tmem_dialect.interpreter.validation import PipelineFailed, validate
-
 from test_interpreter_fragments import CASES as FRAGMENT_CASES
 from test_interpreter_fragments import COLUMNS, REGS_PER_NUM, fragment_kernel
 from test_interpreter_misuse import CASES as MISUSE_CASES
 from test_interpreter_misuse import kernel as misuse_kernel
+
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.interpreter.validation import PipelineFailed, validate
 
 LOWERING = "convert-tcgen05-to-nvvm"
 
@@ -60,9 +60,20 @@ def test_lowering_preserves_misuse_verdicts(case, pipeline: str) -> None:
         assert v.ok, "\n".join(v.differences)
 
 
-@pytest.mark.parametrize("case", [c for c in MISUSE_CASES if c.kind in {
-    "anti-dependency", "store-completion", "dealloc-outstanding", "handoff-outstanding", "missing-fence"}],
-    ids=lambda c: c.name)
+# Missing waits and fences, which tmem-insert-waits repairs; a missing barrier (also a handoff
+# finding) it never invents.
+REPAIRABLE = [c for c in MISUSE_CASES if c.kind in {
+    FindingKind.ANTI_DEPENDENCY, FindingKind.STORE_COMPLETION, FindingKind.DEALLOC_OUTSTANDING,
+    FindingKind.HANDOFF, FindingKind.MISSING_FENCE} and "without a barrier" not in c.name]
+
+
+def test_repairable_cases_exist() -> None:
+    """The repair test below runs on real cases (the kinds became an enum once and the filter
+    silently matched nothing)."""
+    assert len(REPAIRABLE) >= 5
+
+
+@pytest.mark.parametrize("case", REPAIRABLE, ids=lambda c: c.name)
 def test_tmem_pipeline_repairs_missing_waits(case) -> None:
     """tmem-pipeline inserts the waits and fences: the racy kernels come out clean, same buffers."""
     text = misuse_kernel(case.bad, case.threads)

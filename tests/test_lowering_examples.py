@@ -27,6 +27,8 @@ from tmem_dialect.lowering.ptx_emitter import emit_ptx
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
 from tmem_dialect.tools.registry import project_passes
 
+from example_sources import planned
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 # The PTX lit tests' inputs written at the NVVM level (tcgen05_level_input is the tcgen05 level).
@@ -118,7 +120,7 @@ def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
     """Translation validation with the interpreter: the lowering alone keeps buffers and findings
     (a lowering neither hides nor invents a race); after the whole pipeline the kernel is clean."""
     assert example.stem in EXAMPLE_ARGS, f"add the interpreter arguments of {example.stem} to EXAMPLE_ARGS"
-    text = example.read_text()
+    text = planned(example.read_text(), example.name)  # the interpreter runs allocated kernels
     source = mlir_text(run_pipeline(text, "tmem-pipeline"))
     alone = validation.validate(source, LOWERING, threads=128, args=EXAMPLE_ARGS[example.stem]())
     whole = validation.validate(text, PIPELINE, threads=128, args=EXAMPLE_ARGS[example.stem](), errors="fixed")

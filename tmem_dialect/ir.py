@@ -5,10 +5,20 @@ from __future__ import annotations
 import re
 import struct
 from bisect import bisect_right
+from functools import cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    NoneType,
+    StringAttr,
+    UnknownLoc,
+    UnregisteredAttr,
+    UnregisteredOp,
+)
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.lexer import Input, Span
@@ -45,7 +55,7 @@ class LocatedParser(Parser):
     """A parser that stamps every op without an explicit `loc(...)` with its file:line:col."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, "", name)
+        super().__init__(_HostOpsIgnored(ctx), "", name)
         # Parser hard-wires MLIRLexer; lex the real input with the linear-time one instead.
         self._parser_state = ParserState(LinearTimeLexer(Input(text, name)))
         self._filename = StringAttr(name)
@@ -55,6 +65,39 @@ class LocatedParser(Parser):
         self._region_depth = 0
         self._attribute_depth = 0
         self._op_names: list[str | None] = []
+        self._location_aliases = self._prescan_location_aliases(text)
+
+    def _prescan_location_aliases(self, text: str) -> set[str]:
+        """Location aliases (`#loc3 = loc(...)`), which MLIR lets ops use before their definition:
+        upstream and Triton print them after the module. Each is parsed ahead (in dependency order)."""
+        pending = {m.group(1): m.group(2) for m in _LOCATION_ALIAS.finditer(text)}
+        done: set[str] = set()
+        progress = True
+        while pending and progress:
+            progress = False
+            for name, body in list(pending.items()):
+                sub = Parser(self.ctx, body, self._filename.data)
+                sub.attribute_aliases.update(self.attribute_aliases)
+                try:
+                    location = sub.parse_optional_location()
+                except ParseError:
+                    continue  # uses an alias not parsed yet (or is malformed: reported at its definition)
+                if location is None:
+                    continue
+                self.attribute_aliases[name] = location
+                done.add(name)
+                del pending[name]
+                progress = True
+        return done
+
+    def _parse_alias_def(self):
+        token = self._current_token
+        if token.text in self._location_aliases:
+            self._consume_token()
+            self.parse_punctuation("=")
+            self.parse_optional_location()  # parsed ahead already
+            return
+        super()._parse_alias_def()
 
     def _location(self, offset: int) -> FileLineColLoc:
         line = bisect_right(self._line_starts, offset)
@@ -163,9 +206,28 @@ class LocatedParser(Parser):
         finally:
             self._attribute_depth -= 1
 
+    def skip_ignored_op(self, name: str) -> Operation:
+        """The rest of an ignored host-side op (custom form), to the end of its line and its brackets."""
+        text = self.lexer.input.content
+        depth = 0
+        last_end = self._current_token.span.start
+        while self._current_token.kind is not MLIRTokenKind.EOF:
+            tok = self._current_token
+            if depth == 0 and "\n" in text[last_end:tok.span.start]:
+                break
+            if tok.text in ("(", "[", "{", "<"):
+                depth += 1
+            elif tok.text in (")", "]", "}", ">"):
+                depth -= 1
+            last_end = tok.span.end
+            self._consume_token()
+        results = self._ignored_results
+        return UnregisteredOp.with_name(name).create(result_types=[NoneType()] * results)
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         self._op_names.append(_op_name_at(self.lexer.input.content, start))
+        self._ignored_results = _result_count(self.lexer.input.content, start)
         try:
             op = super().parse_operation()
         except VerifyException as e:
@@ -207,6 +269,71 @@ def _parser_bug_message(e: BaseException) -> str:
     return f"malformed syntax or attribute ({text})"
 
 
+
+IGNORED_DIALECTS = ("cuda",)  # CuTe DSL's host-side ops, types and attributes: read and ignored
+
+
+class _HostOpsIgnored:
+    """The parser's context, but ops, types and attributes of IGNORED_DIALECTS parse as opaque ones."""
+
+    def __init__(self, ctx: Context):
+        self._ctx = ctx
+
+    def __getattr__(self, name: str):
+        return getattr(self._ctx, name)
+
+    @staticmethod
+    def _ignored(name: str) -> bool:
+        return name.split(".", 1)[0] in IGNORED_DIALECTS
+
+    def get_optional_op(self, name: str, *, dialect_stack=()):  # type: ignore[no-untyped-def]
+        found = self._ctx.get_optional_op(name, dialect_stack=dialect_stack)
+        if found is None and self._ignored(name):
+            return _ignored_op(name)
+        return found
+
+    def get_optional_type(self, name: str):  # type: ignore[no-untyped-def]
+        found = self._ctx.get_optional_type(name)
+        if found is None and self._ignored(name):
+            return _opaque_attribute(name, True)
+        return found
+
+    def get_optional_attr(self, name: str):  # type: ignore[no-untyped-def]
+        found = self._ctx.get_optional_attr(name)
+        if found is None and self._ignored(name):
+            return _opaque_attribute(name, False)
+        return found
+
+
+@cache
+def _opaque_attribute(name: str, is_type: bool) -> type[Attribute]:
+    return UnregisteredAttr.with_name_and_type(name, is_type)
+
+
+@cache
+def _ignored_op(name: str) -> type[Operation]:
+    base = UnregisteredOp.with_name(name)
+
+    def parse(cls, parser):  # type: ignore[no-untyped-def]
+        return parser.skip_ignored_op(name)
+
+    return type(base.__name__, (base,), {"parse": classmethod(parse)})
+
+
+_RESULTS = re.compile(r"\s*((?:%[\w.$#-]+(?::\d+)?\s*,?\s*)+)=(?!=)")
+
+
+def _result_count(text: str, start: int) -> int:
+    m = _RESULTS.match(text, start)
+    if not m:
+        return 0
+    count = 0
+    for name in re.findall(r"%[\w.$#-]+(?::(\d+))?", m.group(1)):
+        count += int(name) if name else 1
+    return count
+
+
+_LOCATION_ALIAS = re.compile(r"^(#[A-Za-z_][\w$.-]*)[ \t]*=[ \t]*(loc\(.*\))[ \t]*$", re.M)
 _OP_NAME = re.compile(r'\s*(?:(?:%[\w.$#:-]+\s*,?\s*)+=\s*)?"?([A-Za-z_][\w.$]*)')
 
 

@@ -14,8 +14,9 @@ def project_dialects() -> dict[str, Callable[[], Dialect]]:
 
     def tcgen05() -> Dialect:
         from tmem_dialect.dialects.tcgen05 import TCGEN05
+        from tmem_dialect.dialects.tcgen05_buffers import with_buffer_ops
 
-        return TCGEN05
+        return with_buffer_ops(TCGEN05)
 
     def nvvm() -> Dialect:
         from tmem_dialect.dialects.nvvm import NVVM
@@ -35,6 +36,10 @@ def all_dialects() -> dict[str, Callable[[], Dialect]]:
     """xDSL's dialects with llvm extended by our additions, plus ours."""
     dialects = dict(get_all_dialects())
     dialects["llvm"] = extended_llvm
+    from tmem_dialect.dialects.mlir_compat import extended_gpu, extended_scf
+
+    dialects["gpu"] = extended_gpu
+    dialects["scf"] = extended_scf
     dialects.update(project_dialects())
     return dialects
 

@@ -111,6 +111,34 @@ class ExtractElementOp(IRDLOperation):
         )
 
 
+@irdl_op_definition
+class AddrSpaceCastOp(llvm.GenericCastOp):
+    """`llvm.addrspacecast %p : !llvm.ptr to !llvm.ptr<3>`."""
+
+    name = "llvm.addrspacecast"
+
+
+@irdl_op_definition
+class UIToFPOp(llvm.GenericCastOp):
+    """`llvm.uitofp %x : i32 to f32`."""
+
+    name = "llvm.uitofp"
+
+
+@irdl_op_definition
+class FPToSIOp(llvm.GenericCastOp):
+    """`llvm.fptosi %x : f32 to i32` (rounds toward zero)."""
+
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(llvm.GenericCastOp):
+    """`llvm.fptoui %x : f32 to i32` (rounds toward zero)."""
+
+    name = "llvm.fptoui"
+
+
 # ---------------------------------------------------------------------------------------------
 # llvm.load / llvm.store in upstream's custom syntax
 # ---------------------------------------------------------------------------------------------
@@ -268,10 +296,16 @@ class StoreOp(llvm.StoreOp):
         return op
 
 
-_REPLACED = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp}
+def _extended() -> Dialect:
+    from tmem_dialect.dialects import llvm_atomic, llvm_compat
 
-LLVM_EXTENDED = Dialect(
-    "llvm",
-    [*(_REPLACED.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp],
-    [*LLVM.attributes, ConstantRangeAttr],
-)
+    replaced = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp, **llvm_compat.REPLACED}
+    return Dialect(
+        "llvm",
+        [*(replaced.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp, AddrSpaceCastOp,
+         UIToFPOp, FPToSIOp, FPToUIOp, *llvm_compat.OPERATIONS, *llvm_atomic.OPERATIONS],
+        [*LLVM.attributes, ConstantRangeAttr, *llvm_compat.ATTRIBUTES],
+    )
+
+
+LLVM_EXTENDED = _extended()

@@ -11,6 +11,7 @@ from enum import auto
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     I64,
+    DenseArrayBase,
     AnyVectorType,
     BoolAttr,
     IntAttr,
@@ -41,6 +42,8 @@ from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, TMEM_ADDRESS_SPACE, pointer_address_space
+from tmem_dialect.dialects import nvvm_warp
+from tmem_dialect.dialects.llvm_compat import NVVMTargetAttr
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.dialects.llvm_ext import ConstantRangeAttr
 from tmem_dialect.memory_model import EffectKind
@@ -324,7 +327,15 @@ def _parse_ldst_tail(
     if parser.parse_optional_punctuation(",") is not None:
         offset = parser.parse_unresolved_operand()
     flag = parser.parse_optional_keyword(flag_keyword) is not None
-    parser.parse_keyword("shape")
+    if parser.parse_optional_keyword("shape") is None:
+        # an older upstream spelling: `{shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>, pack}`
+        attrs = parser.parse_optional_attr_dict()
+        shape_attr = attrs.pop("shape", None)
+        if not isinstance(shape_attr, LdStShapeAttr):
+            parser.raise_error("expected 'shape = shape_...' or {shape = #nvvm.tcgen05_ldst_shape<...>}")
+        flag = flag or attrs.pop(flag_keyword, None) is not None
+        parser.parse_punctuation(":")
+        return taddr, offset, flag, shape_attr, attrs
     parser.parse_punctuation("=")
     shape = LdStShapeAttr(parser.parse_str_enum(LdStShape))
     attrs = parser.parse_optional_attr_dict()
@@ -529,6 +540,17 @@ class BarrierOp(IRDLOperation, TMEMEffectOp):
         "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? attr-dict"
     )
 
+    @classmethod
+    def create(cls, *, properties=None, **kwargs):  # type: ignore[override]
+        """Newer upstream has a third operand segment (a barrier.red predicate); read it when empty."""
+        props = dict(properties or {})
+        segments = props.get("operandSegmentSizes")
+        if isinstance(segments, DenseArrayBase) and len(sizes := tuple(segments.get_values())) == 3:
+            if sizes[2]:
+                raise VerifyException("nvvm.barrier with a reduction predicate (barrier.red) is not supported")
+            props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, list(sizes[:2]))
+        return super().create(properties=props, **kwargs)
+
     def __init__(self, barrier_id: SSAValue | None = None, threads: SSAValue | None = None):
         super().__init__(
             operands=[
@@ -686,8 +708,12 @@ def _build_dialect() -> Dialect:
             ClusterArriveRelaxedOp,
             ClusterWaitOp,
             *SPECIAL_REGISTERS,
+            *nvvm_warp.OPERATIONS,
         ],
-        [CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr, *ASYNC_ATTRS],
+        [
+            CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr, *ASYNC_ATTRS,
+            NVVMTargetAttr, *nvvm_warp.ATTRIBUTES,
+        ],
     )
 
 

@@ -49,6 +49,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
 from tmem_dialect.conventions import KERNEL_ATTR, REQNTID_ATTR, SHARED_ADDRESS_SPACE  # noqa: F401 (re-exported)
+from tmem_dialect.dialects.cta_group import CtaGroupOp
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.layout import AXES, LANEID, TCOL, TLANE, WARPID, Iter, M, TileLayout
 from tmem_dialect.memory_model import EffectKind
@@ -343,17 +344,6 @@ def same_slot(a: SSAValue, b: SSAValue) -> bool:
     return sym is not None and sym == slot_symbol(b)
 
 
-class _CtaGroupOp(IRDLOperation):
-    """Shared by the allocation-lifecycle ops that carry `.cta_group::N`."""
-
-    cta_group = prop_def(IntegerAttr[I32], default_value=IntegerAttr(1, i32))
-
-    @property
-    def cta_group_value(self) -> int:
-        return self.cta_group.value.data
-
-    def verify_(self) -> None:
-        _check(isa.cta_group_error(self.cta_group_value))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,7 +352,7 @@ class _CtaGroupOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AllocOp(_CtaGroupOp, TMEMEffectOp):
+class AllocOp(CtaGroupOp, TMEMEffectOp):
     """Allocate `ncols` TMEM columns and write the base address into a shared-memory slot.
 
     Warp-collective and blocking (`tcgen05.alloc.cta_group::N.sync.aligned.shared::cta.b32`).
@@ -398,7 +388,7 @@ class AllocOp(_CtaGroupOp, TMEMEffectOp):
 
 
 @irdl_op_definition
-class DeallocOp(_CtaGroupOp, TMEMEffectOp):
+class DeallocOp(CtaGroupOp, TMEMEffectOp):
     """Free `ncols` TMEM columns at `taddr` (`tcgen05.dealloc.cta_group::N.sync.aligned.b32`)."""
 
     name = "tcgen05.dealloc"
@@ -425,7 +415,7 @@ class DeallocOp(_CtaGroupOp, TMEMEffectOp):
 
 
 @irdl_op_definition
-class RelinquishAllocPermitOp(_CtaGroupOp, TMEMEffectOp):
+class RelinquishAllocPermitOp(CtaGroupOp, TMEMEffectOp):
     """Give up the CTA's right to allocate; any later alloc by this CTA is illegal."""
 
     name = "tcgen05.relinquish_alloc_permit"

@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
+from tmem_dialect.dialects.cta_group import CtaGroupOp
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.dialects.tcgen05_mbarrier import (
@@ -215,15 +216,6 @@ def _int(attr: IntegerAttr | None) -> int | None:
     return None if attr is None else attr.value.data
 
 
-class _CtaGroup(IRDLOperation):
-    cta_group = prop_def(IntegerAttr[I32], default_value=IntegerAttr(1, i32))
-
-    @property
-    def cta_group_value(self) -> int:
-        return self.cta_group.value.data
-
-    def verify_(self) -> None:
-        _check(isa.cta_group_error(self.cta_group_value))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,7 +387,7 @@ def instr_descriptor_of(value: SSAValue, kind: isa.Kind) -> isa.InstrDescriptor 
 
 
 @irdl_op_definition
-class MmaOp(_CtaGroup, TMEMEffectOp):
+class MmaOp(CtaGroupOp, TMEMEffectOp):
     """D[taddr] = A * B (+ D): one thread issues an M x N x K MMA, asynchronously.
 
     A is a shared-memory descriptor (i64) or a TMEM address (i32); B is a descriptor; idesc is the
@@ -549,7 +541,7 @@ class MmaOp(_CtaGroup, TMEMEffectOp):
 
 
 @irdl_op_definition
-class CpOp(_CtaGroup, TMEMEffectOp):
+class CpOp(CtaGroupOp, TMEMEffectOp):
     """Asynchronously copy a matrix from shared memory (descriptor) into TMEM at taddr."""
 
     name = "tcgen05.cp"
@@ -604,7 +596,7 @@ class CpOp(_CtaGroup, TMEMEffectOp):
 
 
 @irdl_op_definition
-class ShiftOp(_CtaGroup, TMEMEffectOp):
+class ShiftOp(CtaGroupOp, TMEMEffectOp):
     """Asynchronously shift the 32-byte rows at taddr one lane down (`tcgen05.shift...down`)."""
 
     name = "tcgen05.shift"
@@ -621,7 +613,7 @@ class ShiftOp(_CtaGroup, TMEMEffectOp):
 
 
 @irdl_op_definition
-class CommitOp(_CtaGroup, TMEMEffectOp):
+class CommitOp(CtaGroupOp, TMEMEffectOp):
     """Make the mbarrier arrive once all prior async tcgen05 ops (mma, cp, shift) of this thread
     complete; with a multicast mask, on the mbarrier at the same offset in each CTA of the mask."""
 

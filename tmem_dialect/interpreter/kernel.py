@@ -6,9 +6,8 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -365,6 +364,7 @@ def run_kernel(
     schedule: str = Options.schedule,
     filename: str = "<input>",
     progress: bool = False,
+    on_machine: Callable[[Machine], None] | None = None,
 ) -> RunResult:
     """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
 
@@ -376,7 +376,9 @@ def run_kernel(
     rules (9.4 pipelines same-warp st->ld, st->st, ld->st); `conservative` adds a note for every
     use of tcgen05.ld registers before wait::ld; `schedule` picks the interleaving of warps (the
     findings must not depend on it). `progress` prints the count of interpreted operations to
-    stderr every second while the run lasts (tmem-run does on a terminal).
+    stderr every second while the run lasts (tmem-run does on a terminal). `on_machine`, when
+    given, is called with the machine just before the warps start (an observation hook:
+    tools.pictures records TMEM maps through it).
     """
     if isinstance(source, os.PathLike):
         filename = os.fspath(source) if filename == "<input>" else filename
@@ -446,6 +448,8 @@ def run_kernel(
         finally:
             w.finished = True
 
+    if on_machine is not None:
+        on_machine(machine)
     with _progress(machine, progress):
         machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
     producers.finish(machine)  # issue 10: stuck mbarrier waits, unfinished phases

@@ -128,6 +128,8 @@ class Machine:
         self.cluster_waits = [0] * self.warp_count
         self.cluster_waits_at_pair_alloc: dict[int, int] = {}  # id(region) -> {block: position in region_order}
         self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
+        # Observation hook (tools.pictures): called as observer(warp, op) after each op a warp ran.
+        self.observer: Callable[[WarpInterpreter, Operation], None] | None = None
 
     def effect_of(self, op: Operation) -> TMEMEffect:
         """tmem_effect(op), computed once per op of the run (an op's effect is static)."""

@@ -127,7 +127,10 @@ class WarpInterpreter(Interpreter):
             self._check_register_use(op, inputs)
         entry = self._table.get(type(op)) if self._table is not None else None
         ft, impl = entry if entry is not None else self.impl_for(type(op))
-        return impl(ft, self, op, inputs)
+        result = impl(ft, self, op, inputs)
+        if self.machine.observer is not None:  # observation hook (tools.pictures)
+            self.machine.observer(self, op)
+        return result
 
     def _check_register_use(self, op: Operation, inputs: PythonValues) -> None:
         for value in inputs:

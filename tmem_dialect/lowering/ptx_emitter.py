@@ -104,6 +104,10 @@ BINARY_OPS: dict[type[Operation], tuple[str, bool]] = {
     llvm.LShrOp: ("shr.u{w}", False),
     llvm.AShrOp: ("shr.s{w}", False),
 }
+CVTA = {
+    (SHARED_ADDRESS_SPACE, 0): "cvta.shared.u64", (0, SHARED_ADDRESS_SPACE): "cvta.to.shared.u64",
+    (GLOBAL_ADDRESS_SPACE, 0): "cvta.global.u64", (0, GLOBAL_ADDRESS_SPACE): "cvta.to.global.u64",
+}  # fmt: skip
 PREDICATE_OPS = {llvm.AndOp: "and.pred", llvm.OrOp: "or.pred", llvm.XOrOp: "xor.pred"}
 SHIFT_OPS = (llvm.ShlOp, llvm.LShrOp, llvm.AShrOp)
 
@@ -690,6 +694,16 @@ class _FunctionEmitter:
             return
         self.define(result, [self.convert(self.reg(arg), src_cls, dst_cls, signed=False)])
 
+    def addrspacecast(self, op: llvm_ext.AddrSpaceCastOp) -> None:
+        """Between generic and shared or global pointers: cvta (what the PTX front end reads it from)."""
+        spaces = (pointer_address_space(op.arg.type), pointer_address_space(op.result.type))
+        mnemonic = CVTA.get(spaces)  # type: ignore[arg-type]
+        if mnemonic is None:
+            raise _Unsupported(f"address space cast from {op.arg.type} to {op.result.type}")
+        d = self.new_reg(RegClass.B64)
+        self.out(f"{mnemonic} {d}, {self.reg(op.arg)};")
+        self.define(op.result, [d])
+
     def bitcast(self, op: llvm.BitcastOp) -> None:
         src_t, dst_t = op.arg.type, op.result.type
         src_cls, dst_cls = self.class_of(src_t), self.class_of(dst_t)
@@ -1142,6 +1156,7 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     llvm.IntToPtrOp: _FunctionEmitter.pointer_cast,
     llvm.PtrToIntOp: _FunctionEmitter.pointer_cast,
     llvm.BitcastOp: _FunctionEmitter.bitcast,
+    llvm_ext.AddrSpaceCastOp: _FunctionEmitter.addrspacecast,
     llvm.InsertElementOp: _FunctionEmitter.insert_element,
     llvm_ext.ExtractElementOp: _FunctionEmitter.extract_element,
     llvm.ShuffleVectorOp: _FunctionEmitter.shuffle,

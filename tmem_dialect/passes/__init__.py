@@ -1,4 +1,4 @@
-"""Passes over tcgen05 and nvvm.tcgen05 kernels: verification, lane assignment, wait insertion."""
+"""Passes over tcgen05 and nvvm.tcgen05 kernels: column planning, verification, lane assignment, wait insertion."""
 
 from __future__ import annotations
 
@@ -25,6 +25,11 @@ def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TmemInsertWaitsPass
 
+    def plan_columns() -> type[ModulePass]:
+        from tmem_dialect.passes.plan_columns import TmemPlanColumnsPass
+
+        return TmemPlanColumnsPass
+
     def pipeline() -> type[ModulePass]:
         from tmem_dialect.passes.pipeline import TmemPipelinePass
 
@@ -32,6 +37,7 @@ def get_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
     return {
         "tmem-pipeline": pipeline,
+        "tmem-plan-columns": plan_columns,
         "tmem-assign-lanes": assign_lanes,
         "tmem-verify": verify,
         "tmem-insert-waits": insert_waits,

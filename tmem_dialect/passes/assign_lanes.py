@@ -265,6 +265,23 @@ def _reqntid(func: Operation) -> tuple[int, int, int] | None:
     return None
 
 
+def plan_tiles(module: ModuleOp, budget: int) -> tuple[list[TilePlan], list[Diagnostic]]:
+    """The plan of every tile op of `module` (in walk order), and why the others have none.
+
+    What the pass rewrites with; tools.pictures draws it (tmem-draw plan).
+    """
+    memo: dict[object, object] = {}  # warp cells -> plan, and tile access -> per-warp plans
+    plans: list[TilePlan] = []
+    problems: list[Diagnostic] = []
+    for tile in [o for o in module.walk() if isinstance(o, TileOp)]:
+        result = _Analysis(tile, budget, memo).run()
+        if isinstance(result, Diagnostic):
+            problems.append(result)
+        else:
+            plans.append(result)
+    return plans, problems
+
+
 # ---------------------------------------------------------------------------------------------
 # Emission
 # ---------------------------------------------------------------------------------------------
@@ -530,16 +547,7 @@ class AssignLanesPass(ModulePass):
                     )
                 ]
             )
-        tiles = [o for o in op.walk() if isinstance(o, TileOp)]
-        memo: dict[object, object] = {}  # warp cells -> plan, and tile access -> per-warp plans
-        plans: list[TilePlan] = []
-        problems: list[Diagnostic] = []
-        for tile in tiles:
-            result = _Analysis(tile, self.budget, memo).run()
-            if isinstance(result, Diagnostic):
-                problems.append(result)
-            else:
-                plans.append(result)
+        plans, problems = plan_tiles(op, self.budget)
         # All or nothing: a module with an unplannable tile is left untouched.
         emit_all_or_raise(problems)
 

@@ -29,7 +29,7 @@ from tmem_dialect.diagnostics import (
 from tmem_dialect.version import __version__
 from tmem_dialect.dialects import all_dialects
 from tmem_dialect.ir import parse_module, verify_or_raise
-from tmem_dialect.tools import expected_diagnostics
+from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.registry import project_passes, project_targets
 
 SPLIT_MARKER = "// -----"
@@ -77,6 +77,7 @@ class TmemOptMain(xDSLOptMain):
             "--list-passes", action="store_true",
             help="list our passes with a one-line description and their options, then exit",
         )
+        input_format.add_arguments(arg_parser)
         tmem_first_help(arg_parser, self.available_passes)
 
     def setup_pipeline(self) -> None:
@@ -134,9 +135,10 @@ class TmemOptMain(xDSLOptMain):
 
     def process_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, transform and emit one chunk; DiagnosticError on any failure."""
-        module = parse_module(
-            self.ctx, text, name, line_offset, not self.args.no_implicit_module
-        )
+        if input_format.is_ptx(self.args, self.args.input_file):
+            module = input_format.import_ptx(self.args, text, name, line_offset)
+        else:
+            module = parse_module(self.ctx, text, name, line_offset, not self.args.no_implicit_module)
         if not self.args.disable_verify:
             verify_or_raise(module)
         try:

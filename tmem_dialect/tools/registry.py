@@ -10,9 +10,9 @@ from xdsl.utils.target import Target
 
 
 def project_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    from tmem_dialect import lowering, passes
+    from tmem_dialect import frontend, lowering, passes
 
-    return {**passes.get_passes(), **lowering.get_passes()}
+    return {**passes.get_passes(), **lowering.get_passes(), **frontend.get_passes()}
 
 
 def project_targets() -> dict[str, Callable[[], type[Target]]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -11,11 +12,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from tmem_dialect import isa
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.version import __version__
-from tmem_dialect.diagnostics import Diagnostic, Severity
 from tmem_dialect.memory_model import rules_version
-from tmem_dialect.tools import expected_diagnostics
+from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
+from tmem_dialect.tools.pictures import run_map
 from xdsl.utils.exceptions import DiagnosticException
 
 _DTYPES = {
@@ -198,6 +200,8 @@ class TmemRun:
             action="store_true",
             help="check the diagnostics against expected-error/warning/note annotations in the file",
         )
+        input_format.add_arguments(parser)
+        run_map.add_arguments(parser)
         self.args = parser.parse_args(args)
 
     def run(self) -> int:
@@ -231,8 +235,15 @@ class TmemRun:
             raise InputError(f"tmem-run: error: could not open input file '{name}': {e.strerror}") from None
         name = "<stdin>" if name == "-" else name
         values = [parse_arg(s) for s in a.arg] if a.arg else None
+        source = text
+        if input_format.is_ptx(a, a.input_file):
+            try:
+                source = input_format.import_ptx(a, text, name)
+            except DiagnosticError as e:
+                return input_format.report(e, text, name)
+        recorder = run_map.recorder_for(a)
         result = run_kernel(
-            text,
+            source,
             kernel=a.kernel,
             threads=a.threads,
             args=values,
@@ -242,12 +253,16 @@ class TmemRun:
             conservative=a.conservative,
             max_warp_ops=a.max_ops or Options.max_warp_ops,
             filename=name,
+            on_machine=recorder.attach if recorder is not None else None,
         )
+        map_error = self._write_map(recorder, name) if recorder is not None else None
         if a.verify_diagnostics:
             problems = expected_diagnostics.check(text, name, result.diagnostics)
             for p in problems:
                 print(p.render({name: text}), file=sys.stderr)
-            return 1 if problems else 0
+            if map_error:
+                print(map_error, file=sys.stderr)
+            return 1 if problems or map_error else 0
         started = result.warp_ops > 0  # setup failures (no kernel, bad args) never ran a warp
         if a.json:
             print(json.dumps({
@@ -268,7 +283,19 @@ class TmemRun:
                       file=sys.stderr)
         if result.diagnostics:
             print(summary, file=sys.stderr)
-        return 1 if any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+        if map_error:
+            print(map_error, file=sys.stderr)
+        return 1 if map_error or any(d.severity is Severity.ERROR for d in result.diagnostics) else 0
+
+    def _write_map(self, recorder, name: str) -> str | None:
+        """--map: draw the TMEM map; None, or the one-line error when it cannot be made or written."""
+        try:
+            run_map.write(recorder, self.args.map, f"tmem-run {os.path.basename(name)}",
+                          run_map.column_range(self.args.map_columns))
+        except (ValueError, OSError) as e:
+            detail = e.strerror if isinstance(e, OSError) and e.strerror else e  # not the temporary's name
+            return f"tmem-run: error: cannot write the TMEM map '{self.args.map}': {detail}"
+        return None
 
 
 def main(args: Sequence[str] | None = None) -> None:

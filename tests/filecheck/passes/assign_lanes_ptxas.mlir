@@ -4,9 +4,9 @@
 // RUN: tmem-opt -p tmem-assign-lanes,convert-tcgen05-to-nvvm %s -t ptx -o %t.ptxtext
 // RUN: ptxas -arch=sm_100a %t.ptxtext -o %t.cubin
 // RUN: filecheck %s --input-file=%t.ptxtext
-// RUN: tmem-opt -p tmem-assign-lanes,convert-tcgen05-to-nvvm %S/../../../examples/accumulator_readout.mlir -t ptx -o %t.acc.ptxtext
+// RUN: tmem-opt -p tmem-plan-columns,tmem-assign-lanes,convert-tcgen05-to-nvvm %S/../../../examples/accumulator_readout.mlir -t ptx -o %t.acc.ptxtext
 // RUN: ptxas -arch=sm_100a %t.acc.ptxtext -o %t.acc.cubin
-// RUN: tmem-opt -p tmem-assign-lanes,convert-tcgen05-to-nvvm %S/../../../examples/m64_f16.mlir -t ptx -o %t.m64.ptxtext
+// RUN: tmem-opt -p tmem-plan-columns,tmem-assign-lanes,convert-tcgen05-to-nvvm %S/../../../examples/m64_f16.mlir -t ptx -o %t.m64.ptxtext
 // RUN: ptxas -arch=sm_100a %t.m64.ptxtext -o %t.m64.cubin
 
 llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32

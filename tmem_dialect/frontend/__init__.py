@@ -1,0 +1,45 @@
+"""The PTX front end: PTX text to the project's NVVM-level IR (llvm.func, llvm and nvvm ops, in SSA form)."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from tmem_dialect.frontend.importer import ModuleImporter, Options
+from tmem_dialect.frontend.syntax import parse_ptx
+
+PTX_SUFFIXES = (".ptx",)
+
+
+def import_ptx(
+    text: str, filename: str = "<input>", *, allow_unmodelled: bool = False, line_offset: int = 0
+) -> ModuleOp:
+    """The module for PTX `text`; raises DiagnosticError (located at PTX lines) when it cannot.
+
+    Warnings (opaque ops under `allow_unmodelled`) are emitted to the active diagnostics engine.
+    """
+    from tmem_dialect.diagnostics import Severity, emit
+
+    importer = ModuleImporter(parse_ptx(text, filename, line_offset), Options(allow_unmodelled))
+    module = importer.run()
+    for d in importer.diagnostics:
+        if d.severity is not Severity.ERROR:
+            emit(d)
+    return module
+
+
+def is_ptx_input(filename: str | None, input_format: str | None) -> bool:
+    """PTX by `--input-format ptx`, else by the file's extension."""
+    if input_format is not None:
+        return input_format == "ptx"
+    return filename is not None and filename.endswith(PTX_SUFFIXES)
+
+
+def get_passes():  # type: ignore[no-untyped-def]
+    """The front end's passes (lift-inline-asm), imported lazily."""
+
+    def lift() -> type:
+        from tmem_dialect.frontend.lift_inline_asm import LiftInlineAsmPass
+
+        return LiftInlineAsmPass
+
+    return {"lift-inline-asm": lift}

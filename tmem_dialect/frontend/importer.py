@@ -1,0 +1,419 @@
+"""Build the NVVM-level module (llvm.func + llvm/nvvm ops, SSA, a location per instruction) from a PTX syntax tree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FileLineColLoc,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
+from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.frontend import types as T
+from tmem_dialect.frontend.ssa import BasicBlock, SSABuilder, connect
+from tmem_dialect.frontend.syntax import (
+    Address,
+    Branch,
+    Function,
+    GlobalVar,
+    Imm,
+    Instruction,
+    Label,
+    Module,
+    Operand,
+    Param,
+    Reg,
+)
+
+SPACE_OF = {"global": 1, "shared": 3, "const": 4, "local": 5, "generic": 0}
+TUNING = {".reqntid": "nvvm.reqntid", ".maxntid": "nvvm.maxntid", ".minnctapersm": "nvvm.minctasm",
+          ".maxnreg": "nvvm.maxnreg"}
+ENDS_BLOCK = ("bra", "ret", "exit")
+
+
+class Unmodelled(Exception):
+    """The instruction is valid PTX that the importer has no op for (an error unless allowed)."""
+
+
+class Invalid(Exception):
+    """The instruction is malformed or outside what the importer reads (always an error)."""
+
+
+@dataclass
+class Options:
+    allow_unmodelled: bool = False
+
+
+class ModuleImporter:
+    def __init__(self, module: Module, options: Options):
+        self.ptx = module
+        self.source = module.source
+        self.options = options
+        self.diagnostics: list[Diagnostic] = []
+        self.globals: dict[str, llvm.GlobalOp] = {}
+        self.functions: dict[str, Function] = {f.name: f for f in module.functions}
+        self.filename = StringAttr(module.source.name)
+        self._locations: dict[int, FileLineColLoc] = {}
+        self.function_importers: list[FunctionImporter] = []
+
+    def loc(self, offset: int) -> FileLineColLoc:
+        found = self._locations.get(offset)
+        if found is None:
+            where = self.source.location(offset)
+            found = self._locations[offset] = FileLineColLoc(self.filename, IntAttr(where.line), IntAttr(where.column))
+        return found
+
+    def error(self, offset: int, message: str) -> None:
+        self.diagnostics.append(self.source.error(offset, message))
+
+    def warning(self, offset: int, message: str) -> None:
+        self.diagnostics.append(Diagnostic(Severity.WARNING, message, self.source.location(offset)))
+
+    def run(self) -> ModuleOp:
+        ops: list[Operation] = []
+        for var in self.ptx.globals + [v for f in self.ptx.functions for v in f.local_globals]:
+            if (op := self.global_op(var)) is not None:
+                ops.append(op)
+        for fn in self.ptx.functions:
+            if fn.declaration:
+                continue
+            importer = FunctionImporter(self, fn)
+            self.function_importers.append(importer)
+            ops.append(importer.run())
+        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        if errors:
+            raise DiagnosticError(errors)
+        return ModuleOp(ops)
+
+    def global_op(self, var: GlobalVar) -> llvm.GlobalOp | None:
+        if var.name in self.globals:
+            self.error(var.start, f"variable '{var.name}' is declared twice")
+            return None
+        if var.init is not None:
+            self.error(var.start, "unmodelled: variables with initializers are not imported yet")
+            return None
+        elem = T.storage_type(var.type)
+        t: Attribute = elem if var.count is None else llvm.LLVMArrayType(IntAttr(var.count), elem)
+        linkage = "external" if var.linkage in ("extern", "visible") else "internal"
+        op = llvm.GlobalOp(t, var.name, linkage, addr_space=SPACE_OF[var.space], alignment=var.align)
+        op.location = self.loc(var.start)
+        self.globals[var.name] = op
+        return op
+
+
+def build_blocks(fn: Function, source) -> list[BasicBlock]:
+    """Split the body at labels and after branches; a guarded instruction gets its own block.
+
+    Block ends: ("br", target, instruction), ("cond", guard, then, else, instruction), ("ret", instruction).
+    """
+    blocks: list[BasicBlock] = []
+    by_label: dict[tuple[int, str], BasicBlock] = {}
+
+    def new_block(start: int) -> BasicBlock:
+        b = BasicBlock(start=start)
+        blocks.append(b)
+        return b
+
+    current = new_block(fn.start)
+    open_block = True  # `current` can still fall through to what follows
+    for item in fn.body:
+        if isinstance(item, Label):
+            following = new_block(item.start)
+            if open_block:
+                current.end = ("br", following, None)
+            by_label[item.key] = following
+            current, open_block = following, True
+            continue
+        if not open_block:
+            current = new_block(item.start)  # unreachable code after a branch
+            open_block = True
+        head = item.parts[0]
+        if head == "bra":
+            target = item.operands[0] if len(item.operands) == 1 else None
+            if not isinstance(target, Branch):
+                raise DiagnosticError([source.error(item.start, "bra takes one label operand")])
+            if item.guard is None:
+                current.end = ("br", target, item)
+                open_block = False
+                continue
+            following = new_block(item.start)
+            current.end = ("cond", item.guard, target, following, item)
+            current = following
+            continue
+        if item.guard is not None:
+            guarded = new_block(item.start)
+            following = new_block(item.start)
+            current.end = ("cond", item.guard, guarded, following, item)
+            unguarded = Instruction(item.opcode, item.operands, item.start, None, item.extra)
+            if head in ENDS_BLOCK:
+                guarded.end = ("ret", unguarded)
+            else:
+                guarded.instructions.append(unguarded)
+                guarded.end = ("br", following, None)
+            current = following
+            continue
+        if head in ENDS_BLOCK:
+            current.end = ("ret", item)
+            open_block = False
+            continue
+        current.instructions.append(item)
+    if open_block:
+        current.end = ("ret", None)
+    for b in blocks:
+        end = b.end
+        if end[0] == "br" and isinstance(end[1], Branch):
+            b.end = ("br", by_label[end[1].key], end[2])
+        elif end[0] == "cond" and isinstance(end[2], Branch):
+            b.end = ("cond", end[1], by_label[end[2].key], end[3], end[4])
+        if b.end[0] == "br":
+            connect(b, b.end[1])
+        elif b.end[0] == "cond":
+            connect(b, b.end[2])
+            connect(b, b.end[3])
+    if blocks[0].in_edges:
+        entry = BasicBlock(start=fn.start, end=("br", blocks[0], None))
+        connect(entry, blocks[0])
+        blocks.insert(0, entry)
+    blocks[0].entry = True
+    return blocks
+
+
+class FunctionImporter:
+    """The state instruction handlers work on: the current block, SSA reads and writes, op insertion."""
+
+    def __init__(self, module: ModuleImporter, fn: Function):
+        self.module = module
+        self.fn = fn
+        self.ins: Instruction | None = None
+        self.constants: dict[tuple[Attribute, object], SSAValue] = {}
+        self.undefs: dict[Attribute, SSAValue] = {}
+        self.param_values: dict[str, SSAValue] = {}
+        self.params: dict[str, Param] = {p.name: p for p in fn.params}
+
+    # ---- building --------------------------------------------------------------------------
+
+    def run(self) -> llvm.FuncOp:
+        from tmem_dialect.frontend import instructions, pointers
+
+        fn = self.fn
+        if fn.returns:
+            self.module.error(fn.start, "unmodelled: device functions with return values are not imported yet")
+        self.blocks = build_blocks(fn, self.module.source)
+        self.entry = self.blocks[0]
+        self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
+        pointer_params = pointers.pointer_parameters(fn)
+        arg_types = []
+        for p in fn.params:
+            t = self.param_type(p, pointer_params)
+            arg_types.append(t)
+            self.param_values[p.name] = self.entry.block.insert_arg(
+                t, len(self.entry.block.args), self.module.loc(p.start)
+            )
+            if p.register is not None:
+                self.ssa.write(self.entry, p.register, self.param_values[p.name])
+        for bb in self.blocks:
+            self.current = bb
+            for ins in bb.instructions:
+                self.ins = ins
+                try:
+                    instructions.translate(self, ins)
+                except Unmodelled as e:
+                    if self.module.options.allow_unmodelled:
+                        self.module.warning(ins.start, f"{e}; treated as an opaque op (verification only)")
+                        instructions.opaque(self, ins)
+                    else:
+                        self.module.error(ins.start, f"{e} (--allow-unmodelled treats it as an opaque op)")
+                except Invalid as e:
+                    self.module.error(ins.start, str(e))
+            self.ins = None
+            self.end_block(bb)
+            self.ssa.filled(bb)
+        self.ssa.finish()
+        for bb in self.blocks:
+            self.terminate(bb)
+        body = Region([bb.block for bb in self.blocks])
+        func = llvm.FuncOp(fn.name, llvm.LLVMFunctionType(arg_types, llvm.LLVMVoidType()),
+                           linkage=llvm.LinkageAttr("external"), body=body)
+        func.location = self.module.loc(fn.start)
+        if fn.is_kernel:
+            func.attributes["nvvm.kernel"] = UnitAttr()
+        for directive, values in fn.directives.items():
+            if directive in TUNING and values:
+                func.attributes[TUNING[directive]] = (
+                    DenseArrayBase.from_list(i32, values) if directive in (".reqntid", ".maxntid")
+                    else IntegerAttr(values[0], i32)
+                )
+        return func
+
+    def param_type(self, p: Param, pointers: set[str]) -> Attribute:
+        if p.count is not None or p.type == "b8" and p.align is not None:
+            self.module.error(p.start, "unmodelled: array (byval struct) parameters are not imported yet")
+            return IntegerType(8)
+        if p.register is not None:
+            return T.register_type(p.type)
+        if p.name in pointers or p.ptr_space is not None:
+            space = SPACE_OF.get(p.ptr_space or "global", 1)
+            return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
+        return T.storage_type(p.type) if p.type != "pred" else IntegerType(1)
+
+    def end_block(self, bb: BasicBlock) -> None:
+        """Read what the terminator needs while the block's definitions are current."""
+        if bb.end[0] == "cond":
+            self.ins = bb.end[4]
+            guard: Reg = bb.end[1]
+            bb.condition = self.ssa.read(bb, guard.var)  # type: ignore[attr-defined]
+            self.ins = None
+
+    def terminate(self, bb: BasicBlock) -> None:
+        end = bb.end
+        loc_item = end[-1]
+        offset = loc_item.start if isinstance(loc_item, Instruction) else bb.start
+        if end[0] == "br":
+            edge = bb.out_edges[0]
+            op: Operation = llvm.BrOp(end[1].block, *SSABuilder.edge_arguments(edge))
+        elif end[0] == "cond":
+            then_edge, else_edge = bb.out_edges
+            cond = self.ssa.resolve(bb.condition)  # type: ignore[attr-defined]
+            if end[1].negated:
+                then_edge, else_edge = else_edge, then_edge
+            op = llvm.CondBrOp(cond, then_edge.target.block, SSABuilder.edge_arguments(then_edge),
+                               else_edge.target.block, SSABuilder.edge_arguments(else_edge))
+        else:
+            op = llvm.ReturnOp.create()
+        op.location = self.module.loc(offset)
+        bb.block.add_op(op)
+
+    def add(self, op: Operation) -> Operation:
+        assert self.ins is not None
+        op.location = self.module.loc(self.ins.start)
+        self.current.block.add_op(op)
+        return op
+
+    def add_in_entry(self, op: Operation) -> Operation:
+        op.location = self.module.loc(self.ins.start if self.ins is not None else self.fn.start)
+        block = self.entry.block
+        block.add_op(op)
+        return op
+
+    def undefined(self, t: Attribute) -> SSAValue:
+        if t not in self.undefs:
+            op = llvm_ext.PoisonOp(t)
+            op.location = self.module.loc(self.fn.start)
+            block = self.entry.block
+            if block.first_op is not None:
+                block.insert_op_before(op, block.first_op)
+            else:
+                block.add_op(op)
+            self.undefs[t] = op.results[0]
+        return self.undefs[t]
+
+    # ---- values ----------------------------------------------------------------------------
+
+    def constant(self, value: int | float, t: Attribute) -> SSAValue:
+        """`llvm.mlir.constant` in the entry block, one per type and bit pattern."""
+        if isinstance(t, IntegerType):
+            width = t.width.data
+            v = int(value) & ((1 << width) - 1)
+            if v >= 1 << (width - 1) and width > 1:
+                v -= 1 << width
+            key: tuple[Attribute, object] = (t, v)
+            attr: Attribute = IntegerAttr(v, t)
+        else:
+            key = (t, float(value))
+            attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
+        if key not in self.constants:
+            self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
+        return self.constants[key]
+
+    def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:
+        """The operand's value as type `t` (PTX's relaxed type rules: extend, truncate or reinterpret)."""
+        if isinstance(operand, Reg):
+            value = self.ssa.read(self.current, operand.var)
+            if operand.negated:
+                if T.bits(value.type) != 1:
+                    raise Invalid("'!' negates predicates only")
+                value = self.add(llvm.XOrOp(value, self.constant(1, IntegerType(1)))).results[0]
+            return self.coerce(value, t, signed)
+        if isinstance(operand, Imm):
+            if T.is_float(t) and not operand.is_float:
+                return self.constant(float(operand.value), t)
+            if not T.is_float(t) and operand.is_float:
+                raise Invalid(f"a floating-point literal '{operand.text}' where an integer is expected")
+            return self.constant(operand.value, t)
+        from tmem_dialect.frontend import instructions
+
+        return instructions.read_other(self, operand, t)
+
+    def coerce(self, value: SSAValue, t: Attribute, signed: bool = False) -> SSAValue:
+        have = value.type
+        if have == t:
+            return value
+        hb, tb = T.bits(have), T.bits(t)
+        if T.is_float(have):
+            value = self.add(llvm.BitcastOp(value, IntegerType(hb))).results[0]
+            return self.coerce(value, t, signed)
+        if T.is_float(t):
+            if hb != tb:
+                value = self.coerce(value, IntegerType(tb), signed)
+            return self.add(llvm.BitcastOp(value, t)).results[0]
+        if not isinstance(have, IntegerType) or not isinstance(t, IntegerType):
+            raise Invalid(f"cannot use a {have} value as {t}")
+        owner = value.owner
+        if isinstance(owner, llvm.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            bits_value = owner.value.value.data & ((1 << hb) - 1)  # a constant converts to a constant
+            if signed and hb > 1 and bits_value >> (hb - 1):
+                bits_value -= 1 << hb
+            return self.constant(bits_value, t)
+        if hb > tb:
+            return self.add(llvm.TruncOp(value, t)).results[0]
+        if signed and hb > 1:
+            return self.add(llvm.SExtOp(value, t)).results[0]
+        return self.add(llvm.ZExtOp(value, t)).results[0]
+
+    def write(self, operand: Operand, value: SSAValue, signed: bool = False) -> None:
+        if not isinstance(operand, Reg) or operand.negated:
+            from tmem_dialect.frontend.syntax import Sink
+
+            if isinstance(operand, Sink):
+                return
+            raise Invalid("the destination must be a register")
+        var = operand.var
+        self.ssa.write(self.current, var, self.coerce(value, T.register_type(var.type), signed))
+
+    def pointer_as_int(self, pointer: SSAValue) -> SSAValue:
+        """A pointer parameter as the 64-bit number PTX's ld.param gives (made once, in the entry block)."""
+        key = ("ptrtoint", pointer)
+        if key not in self.constants:
+            self.constants[key] = self.add_in_entry(llvm.PtrToIntOp(pointer, IntegerType(64))).results[0]  # type: ignore[index]
+        return self.constants[key]  # type: ignore[index]
+
+    def param_value(self, name: str) -> SSAValue:
+        if name not in self.param_values:
+            raise Invalid(f"'{name}' is not a parameter of {self.fn.name}")
+        return self.param_values[name]
+
+    def global_op(self, name: str) -> llvm.GlobalOp:
+        found = self.module.globals.get(name)
+        if found is None:
+            raise Invalid(f"use of undeclared variable '{name}'")
+        return found
+
+    def address(self, operand: Operand, space: int) -> SSAValue:
+        """The pointer `[base+offset]` names, in address space `space`."""
+        from tmem_dialect.frontend import instructions
+
+        if not isinstance(operand, Address):
+            raise Invalid("expected an address operand [...]")
+        return instructions.address(self, operand, space)

@@ -1,0 +1,136 @@
+"""The instruction table: each PTX opcode maps to the handler that builds its ops, or is known to be unmodelled.
+
+An opcode is looked up by its first two components (`tcgen05.ld`, `cp.async`), then its first
+(`add`). Every instruction ends as ops, or as an "unmodelled instruction" error at its line (an
+opaque op with a warning under --allow-unmodelled): nothing is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
+from xdsl.ir import Attribute, SSAValue
+
+from tmem_dialect.frontend import ops_memory, ops_scalar, ops_sync
+from tmem_dialect.frontend import types as T
+from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
+from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Special, Symbol, VectorOperand
+
+Handler = Callable[[FunctionImporter, Instruction], None]
+
+HANDLERS: dict[str, Handler] = {
+    **ops_scalar.HANDLERS,
+    **ops_memory.HANDLERS,
+    **ops_sync.HANDLERS,
+}
+
+# Valid PTX the importer has no op for yet (the mma/mbarrier/TMA ops are being added): a located
+# "unmodelled instruction" error rather than "unknown".
+UNMODELLED = frozenset(
+    "tcgen05.mma tcgen05.cp tcgen05.shift tcgen05.commit mbarrier cp.async cp.reduce elect setmaxnreg "
+    "mma wgmma ldmatrix stmatrix movmatrix call brx trap nanosleep prefetch prefetchu griddepcontrol "
+    "redux match activemask mapa getctarank st.async red.async multimem applypriority discard "
+    "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
+    "addc subc mul24 mad24 sad madc testp copysign rcp sqrt rsqrt sin cos lg2 ex2 tanh slct dp4a dp2a "
+    "tex tld4 txq suld sust sured suq pmevent alloca stackrestore stacksave".split()
+)
+
+
+def translate(ctx: FunctionImporter, ins: Instruction) -> None:
+    parts = ins.parts
+    two = ".".join(parts[:2])
+    handler = HANDLERS.get(two) or HANDLERS.get(parts[0])
+    if handler is not None:
+        handler(ctx, ins)
+        return
+    if two in UNMODELLED or parts[0] in UNMODELLED:
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+    raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (not an instruction the PTX front end knows)")
+
+
+# PTX instructions that write no register operand (the first operand is read).
+_NO_DESTINATION = ("st", "red", "bar", "barrier", "mbarrier.arrive", "cp", "tcgen05.st", "tcgen05.mma",
+                   "tcgen05.cp", "tcgen05.commit", "tcgen05.shift", "fence", "membar", "prefetch",
+                   "mbarrier.init", "mbarrier.inval", "mbarrier.expect_tx", "st.async", "red.async",
+                   "setmaxnreg", "griddepcontrol", "stmatrix", "trap", "nanosleep", "tensormap")
+
+
+def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
+    """`"ptx.unmodelled"(reads) {ptx = "..."}`: stands for the instruction in verification only.
+
+    It reads every register operand; its results are the registers of the first operand (for
+    instructions with a destination), whose values are unknown from here on.
+    """
+    writes: list[Reg] = []
+    first = ins.operands[0] if ins.operands else None
+    if not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION):
+        if isinstance(first, Reg):
+            writes = [first]
+        elif isinstance(first, VectorOperand):
+            writes = [e for e in first.elements if isinstance(e, Reg)]
+        if isinstance(ins.extra, Reg):
+            writes.append(ins.extra)
+    reads: list[SSAValue] = []
+    for i, operand in enumerate(ins.operands):
+        if i == 0 and writes:
+            continue
+        regs = operand.elements if isinstance(operand, VectorOperand) else [operand]
+        if isinstance(operand, Address) and isinstance(operand.base, Reg):
+            regs = [operand.base]
+        for r in regs:
+            if isinstance(r, Reg):
+                reads.append(ctx.read(r, T.register_type(r.var.type)))
+    op = UnregisteredOp.with_name("ptx.unmodelled").create(
+        operands=reads,
+        result_types=[T.register_type(r.var.type) for r in writes],
+        attributes={"ptx": StringAttr(ins.opcode)},
+    )
+    ctx.add(op)
+    for r, value in zip(writes, op.results):
+        ctx.write(r, value)
+
+
+def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
+    """Special registers, variable addresses (`mov.u64 %rd, smem`) as values of type `t`."""
+    if isinstance(operand, Special):
+        return ctx.coerce(ops_sync.special_register(ctx, operand.name), t)
+    if isinstance(operand, Symbol):
+        glob = ctx.module.globals.get(operand.name)
+        if glob is None:
+            raise Invalid(f"use of undeclared variable '{operand.name}'")
+        ptr = ctx.add(llvm.AddressOfOp(operand.name, llvm.LLVMPointerType(IntAttr(glob.addr_space.value.data))))
+        value = ctx.add(llvm.PtrToIntOp(ptr.results[0], i64)).results[0]
+        return ctx.coerce(value, t)
+    if isinstance(operand, VectorOperand):
+        raise Invalid("a vector operand here is not supported")
+    raise Invalid(f"unexpected operand {type(operand).__name__.lower()} here")
+
+
+def address(ctx: FunctionImporter, operand: Address, space: int) -> SSAValue:
+    """The pointer `[base+offset]` in address space `space` (i8 steps, which the emitter folds)."""
+    ptr_type = llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
+    base = operand.base
+    if isinstance(base, Symbol):
+        glob = ctx.module.globals.get(base.name)
+        if glob is None:
+            raise Invalid(f"use of undeclared variable '{base.name}'")
+        glob_space = glob.addr_space.value.data
+        if glob_space != space and space != 0:
+            raise Invalid(f"'{base.name}' is not in this state space")
+        ptr = ctx.add(llvm.AddressOfOp(base.name, llvm.LLVMPointerType(IntAttr(glob_space)))).results[0]
+        if space == 0 and glob_space != 0:
+            raise Unmodelled("a generic access to a variable of another state space")
+    elif isinstance(base, Reg):
+        width = 32 if base.var.type.endswith("32") else 64
+        value = ctx.read(base, IntegerType(width))
+        ptr = ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[ptr_type])).results[0]
+    elif isinstance(base, Imm):
+        value = ctx.constant(int(base.value), i64)
+        ptr = ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[ptr_type])).results[0]
+    else:
+        raise Invalid("unsupported address base")
+    if operand.offset:
+        ptr = ctx.add(llvm.GEPOp(ptr, [operand.offset], IntegerType(8), result_type=ptr.type)).results[0]  # type: ignore[arg-type]
+    return ptr

@@ -1,0 +1,82 @@
+"""PTX tokens: one regular-expression scan over the text (linear in its size), with positions for diagnostics."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from enum import Enum
+
+from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation
+
+
+class Kind(Enum):
+    NAME = "name"  # identifiers, opcodes with modifiers (mov.u32, wait::ld), %registers, .directives
+    INT = "integer"
+    FLOAT = "float"
+    STRING = "string"
+    PUNCT = "punctuation"
+    EOF = "end of file"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: Kind
+    text: str
+    start: int
+
+
+# Each alternative consumes at least one character and none can backtrack over more than its
+# own token, so the scan is linear. Comments and whitespace are skipped by the scanner.
+_TOKEN = re.compile(
+    r"""
+    (?P<skip>[ \t\r\n\f\v]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)
+  | (?P<float>0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16}
+        |[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)
+  | (?P<int>0[xX][0-9a-fA-F]+U?|0[bB][01]+U?|[0-9]+U?)
+  | (?P<name>[%.]?[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<punct>[,;:{}\[\]()<>+\-!@=|*])
+    """,
+    re.VERBOSE,
+)
+_KINDS = {"float": Kind.FLOAT, "int": Kind.INT, "name": Kind.NAME, "string": Kind.STRING, "punct": Kind.PUNCT}
+
+
+class Source:
+    """A PTX file's text and name; turns offsets into line:column locations."""
+
+    def __init__(self, text: str, name: str, line_offset: int = 0):
+        self.text = text
+        self.name = name
+        self.line_offset = line_offset  # lines before this text in its file (--split-input-file)
+        self._line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def location(self, offset: int) -> SourceLocation:
+        line = bisect_right(self._line_starts, offset)
+        return SourceLocation(self.name, line + self.line_offset, offset - self._line_starts[line - 1] + 1)
+
+    def error(self, offset: int, message: str) -> Diagnostic:
+        return Diagnostic(Severity.ERROR, message, self.location(offset))
+
+
+def tokenize(source: Source) -> list[Token]:
+    """All tokens of the source, ending with an EOF token; DiagnosticError at the first bad character."""
+    text = source.text
+    tokens: list[Token] = []
+    pos, end = 0, len(text)
+    match = _TOKEN.match
+    while pos < end:
+        m = match(text, pos)
+        if m is None:
+            if text.startswith("/*", pos):
+                raise DiagnosticError([source.error(pos, "unterminated /* comment")])
+            if text[pos] == '"':
+                raise DiagnosticError([source.error(pos, "unterminated string literal")])
+            raise DiagnosticError([source.error(pos, f"unexpected character {text[pos]!r}")])
+        group = m.lastgroup
+        if group != "skip":
+            tokens.append(Token(_KINDS[group], m.group(), pos))  # type: ignore[index]
+        pos = m.end()
+    tokens.append(Token(Kind.EOF, "", end))
+    return tokens

@@ -1,0 +1,157 @@
+"""lift-inline-asm: PTX inside llvm.inline_asm becomes the equivalent llvm/nvvm ops, read by the PTX front end.
+
+Each asm string is wrapped in a `.func` whose `.reg` parameters are the asm operands (`$0`, `$1`,
+... in constraint order; `n` operands are spelled as their constant), imported, and spliced in
+place of the llvm.inline_asm op; the asm's outputs are the registers' values at its end. Lifted ops
+carry the inline_asm's location. Only straight-line asm is lifted today (no labels, branches or
+guards, which would split the enclosing block); asm the front end cannot lift stays as it is, and
+when it mentions tcgen05 or mbarrier it gets a warning: TMEM work is never silently invisible.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tmem_dialect.diagnostics import DiagnosticError, emit, warning
+from tmem_dialect.dialects import llvm_ext
+
+WATCHED = re.compile(r"\btcgen05\.|\bmbarrier\.")
+_OPERAND = re.compile(r"\$(\d+)")
+_PTX_TYPES = {"i1": "pred", "i16": "b16", "i32": "b32", "i64": "b64", "f32": "f32", "f64": "f64"}
+
+
+class _NotLifted(Exception):
+    """Why one asm string stays as inline asm."""
+
+
+@dataclass(frozen=True)
+class LiftInlineAsmPass(ModulePass):
+    name = "lift-inline-asm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for asm in [o for o in op.walk() if isinstance(o, llvm.InlineAsmOp)]:
+            try:
+                lift(asm)
+            except _NotLifted as e:
+                if WATCHED.search(asm.asm_string.data):
+                    emit(warning(asm, f"inline asm with TMEM or mbarrier instructions was not lifted ({e}); "
+                                      "tmem-verify and tmem-run do not see what it does"))
+
+
+def _register_type(t: Attribute) -> str:
+    if isinstance(t, llvm.LLVMPointerType):
+        return "b64"
+    if str(t) not in _PTX_TYPES:
+        raise _NotLifted(f"an operand of type {t}")
+    return _PTX_TYPES[str(t)]
+
+
+def _constant(value: SSAValue) -> int:
+    owner = value.owner
+    attr = getattr(owner, "value", None)
+    if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant") \
+            and isinstance(attr, IntegerAttr):
+        return attr.value.data
+    raise _NotLifted("an immediate ('n') operand that is not a constant")
+
+
+def lift(asm: llvm.InlineAsmOp) -> None:
+    from tmem_dialect.frontend.importer import ModuleImporter, Options
+    from tmem_dialect.frontend.syntax import parse_ptx
+
+    constraints = [c.strip() for c in asm.constraints.data.split(",") if c.strip() and not c.strip().startswith("~")]
+    outputs = [c for c in constraints if c.startswith("=")]
+    inputs = constraints[len(outputs):]
+    if any(c.startswith("+") for c in constraints) or len(inputs) != len(asm.operands_):
+        raise _NotLifted("in/out ('+') or unmatched constraints")
+    result_types: list[Attribute] = []
+    if asm.res is not None:
+        t = asm.res.type
+        result_types = list(t.types.data) if isinstance(t, llvm.LLVMStructType) else [t]
+    if len(result_types) != len(outputs):
+        raise _NotLifted("outputs that do not match the result type")
+    spelled: dict[int, str] = {}
+    params: list[str] = []
+    values: list[SSAValue] = []
+    for i, t in enumerate(result_types):
+        params.append(f".reg .{_register_type(t)} %__asm{i}")
+    for k, (c, value) in enumerate(zip(inputs, asm.operands_), start=len(outputs)):
+        if c == "n":
+            spelled[k] = str(_constant(value))
+            continue
+        params.append(f".reg .{_register_type(value.type)} %__asm{k}")
+        values.append(value)
+    body = _OPERAND.sub(lambda m: spelled.get(int(m.group(1)), f"%__asm{m.group(1)}"), asm.asm_string.data)
+    ptx = (".version 8.6\n.target sm_100a\n.address_size 64\n"
+           f".visible .func __asm({', '.join(params)})\n{{\n{body}\n}}\n")
+    try:
+        importer = ModuleImporter(parse_ptx(ptx, "<inline asm>"), Options())
+        module = importer.run()
+    except DiagnosticError as e:
+        raise _NotLifted(e.diagnostics[0].message) from None
+    func = next(o for o in module.ops if isinstance(o, llvm.FuncOp))
+    blocks = list(func.body.blocks)
+    if len(blocks) != 1:
+        raise _NotLifted("labels, branches or guards")
+    block = blocks[0]
+    function = importer.function_importers[0]
+    registers = [p.register for p in function.fn.params[: len(outputs)]]
+    outputs_at_end = [function.ssa.resolve(function.blocks[0].defs[r]) for r in registers]  # type: ignore[index]
+    rewriter = Rewriter()
+    args = list(block.args)
+    for arg in args[: len(outputs)]:  # an output's value before the asm writes it: none
+        if arg.uses:
+            arg.replace_all_uses_with(_insert(rewriter, asm, llvm_ext.PoisonOp(arg.type)))
+    # inputs: the operands, as the register types (pointers as their 64-bit numbers)
+    for arg, value in zip(args[len(outputs):], values):
+        if isinstance(value.type, llvm.LLVMPointerType):
+            cast = llvm.PtrToIntOp(value, i64)
+            cast.location = asm.location
+            rewriter.insert_op(cast, InsertPoint.before(asm))
+            value = cast.results[0]
+        arg.replace_all_uses_with(value)
+    for op in list(block.ops):
+        if isinstance(op, llvm.ReturnOp):
+            continue
+        op.detach()
+        op.location = asm.location
+        rewriter.insert_op(op, InsertPoint.before(asm))
+    if asm.res is not None:
+        results = [v if v.type == t else _coerce(rewriter, asm, v, t) for v, t in zip(outputs_at_end, result_types)]
+        if isinstance(asm.res.type, llvm.LLVMStructType):
+            for use in list(asm.res.uses):  # `extractvalue %asm[i]` is output i itself
+                user = use.operation
+                if isinstance(user, llvm.ExtractValueOp) and len(position := tuple(user.position.get_values())) == 1:
+                    user.results[0].replace_all_uses_with(results[position[0]])
+                    rewriter.erase_op(user)
+        if isinstance(asm.res.type, llvm.LLVMStructType) and asm.res.uses:
+            aggregate: SSAValue = _insert(rewriter, asm, llvm.UndefOp(asm.res.type))
+            for i, v in enumerate(results):
+                aggregate = _insert(rewriter, asm, llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), aggregate, v))
+            asm.res.replace_all_uses_with(aggregate)
+        elif not isinstance(asm.res.type, llvm.LLVMStructType):
+            asm.res.replace_all_uses_with(results[0])
+    rewriter.erase_op(asm)
+
+
+def _insert(rewriter: Rewriter, at: Operation, op: Operation) -> SSAValue:
+    op.location = at.location
+    rewriter.insert_op(op, InsertPoint.before(at))
+    return op.results[0]
+
+
+def _coerce(rewriter: Rewriter, at: Operation, value: SSAValue, t: Attribute) -> SSAValue:
+    if isinstance(t, llvm.LLVMPointerType):
+        return _insert(rewriter, at, llvm.IntToPtrOp.create(operands=[value], result_types=[t]))
+    if isinstance(t, IntegerType) and isinstance(value.type, IntegerType):
+        return _insert(rewriter, at, llvm.TruncOp(value, t) if value.type.width.data > t.width.data
+                       else llvm.ZExtOp(value, t))
+    return _insert(rewriter, at, llvm.BitcastOp(value, t))

@@ -1,0 +1,240 @@
+"""mov, ld, st and cvta: registers, parameters, global/shared/generic memory (scalar and .v2/.v4/.v8)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerType, VectorType, i32
+from xdsl.ir import Attribute, SSAValue
+
+from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.frontend import types as T
+from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
+from tmem_dialect.frontend.syntax import Address, Instruction, Symbol, VectorOperand
+
+SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "local": 5, "const": 4, "param": None}
+# Cache and eviction hints: they change performance, not values.
+HINT_PREFIXES = ("ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "L1::", "L2::", "level::")
+VECTORS = {"v2": 2, "v4": 4, "v8": 8}
+
+
+def v(ctx: FunctionImporter, op) -> SSAValue:
+    return ctx.add(op).results[0]
+
+
+def build_vector(ctx: FunctionImporter, values: list[SSAValue], element: Attribute) -> SSAValue:
+    vector_type = VectorType(element, [len(values)])
+    vec = v(ctx, llvm_ext.PoisonOp(vector_type))
+    for i, x in enumerate(values):
+        vec = v(ctx, llvm.InsertElementOp(vec, x, ctx.constant(i, i32)))
+    return vec
+
+
+def split_vector(ctx: FunctionImporter, vec: SSAValue, count: int) -> list[SSAValue]:
+    return [v(ctx, llvm_ext.ExtractElementOp(vec, ctx.constant(i, i32))) for i in range(count)]
+
+
+def mov(ctx: FunctionImporter, ins: Instruction) -> None:
+    if len(ins.parts) != 2 or not T.is_type_name(ins.parts[1]):
+        raise Invalid(f"'{ins.opcode}' needs one type suffix such as .u32")
+    if len(ins.operands) != 2:
+        raise Invalid(f"'{ins.opcode}' takes 2 operands")
+    ptype = ins.parts[1]
+    t = T.operand_type(ptype)
+    d, a = ins.operands
+    if isinstance(a, VectorOperand):  # pack: mov.b64 %rd, {%r1, %r2}
+        n = len(a.elements)
+        element = IntegerType(T.bits(t) // n)
+        parts = [ctx.read(e, element) if e is not None else ctx.undefined(element) for e in a.elements]
+        ctx.write(d, v(ctx, llvm.BitcastOp(build_vector(ctx, parts, element), t)))
+        return
+    if isinstance(d, VectorOperand):  # unpack: mov.b64 {%r1, %r2}, %rd
+        n = len(d.elements)
+        element = IntegerType(T.bits(t) // n)
+        vec = v(ctx, llvm.BitcastOp(ctx.read(a, IntegerType(T.bits(t))), VectorType(element, [n])))
+        for e, x in zip(d.elements, split_vector(ctx, vec, n)):
+            if e is not None:
+                ctx.write(e, x)
+        return
+    ctx.write(d, ctx.read(a, t))
+
+
+def parse_access(ins: Instruction) -> tuple[int | None, str, int, bool]:
+    """(address space, type, vector length, volatile) of ld/st; param -> None, generic -> 0."""
+    space: int | None = 0
+    vector = 1
+    volatile = False
+    for part in ins.parts[1:-1]:
+        if part in SPACES:
+            space = SPACES[part]
+        elif part in VECTORS:
+            vector = VECTORS[part]
+        elif part == "volatile":
+            volatile = True
+        elif part == "weak" or part.startswith(HINT_PREFIXES):
+            continue
+        else:
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (modifier .{part})")
+    ptype = ins.parts[-1]
+    if not T.is_type_name(ptype):
+        raise Invalid(f"'{ins.opcode}' needs a type suffix such as .b32")
+    return space, ptype, vector, volatile
+
+
+def _elements(operand, vector: int) -> list:
+    if vector == 1:
+        if isinstance(operand, VectorOperand):
+            raise Invalid("a vector operand needs a .v2/.v4 access")
+        return [operand]
+    if not isinstance(operand, VectorOperand) or len(operand.elements) != vector:
+        raise Invalid(f"a .v{vector} access takes a vector operand of {vector} registers")
+    return operand.elements
+
+
+def ld(ctx: FunctionImporter, ins: Instruction) -> None:
+    space, ptype, vector, _ = parse_access(ins)
+    if len(ins.operands) != 2:
+        raise Invalid(f"'{ins.opcode}' takes a destination and an address")
+    d, a = ins.operands
+    t = T.storage_type(ptype)
+    signed = T.is_signed(ptype)
+    if space is None:
+        ctx.write(d, ld_param(ctx, a, t), signed)
+        return
+    ptr = ctx.address(a, space)
+    dests = _elements(d, vector)
+    size = T.bits(t) // 8
+    if vector == 1:
+        ctx.write(d, v(ctx, llvm_ext.LoadOp(ptr, t, alignment=size)), signed)
+        return
+    vec = v(ctx, llvm_ext.LoadOp(ptr, VectorType(t, [vector]), alignment=size * vector))
+    for e, x in zip(dests, split_vector(ctx, vec, vector)):
+        if e is not None:
+            ctx.write(e, x, signed)
+
+
+def ld_param(ctx: FunctionImporter, a, t: Attribute) -> SSAValue:
+    if not isinstance(a, Address) or not isinstance(a.base, Symbol):
+        raise Invalid("ld.param takes a parameter name: [name]")
+    if a.offset:
+        raise Unmodelled("unmodelled instruction 'ld.param' at an offset (struct parameters)")
+    value = ctx.param_value(a.base.name)
+    if isinstance(value.type, llvm.LLVMPointerType):
+        value = ctx.pointer_as_int(value)
+    if T.bits(value.type) != T.bits(t):
+        raise Invalid(f"ld.param of .{T.bits(t)} bits from a {T.bits(value.type)}-bit parameter")
+    return ctx.coerce(value, t)
+
+
+def st(ctx: FunctionImporter, ins: Instruction) -> None:
+    space, ptype, vector, volatile = parse_access(ins)
+    if space is None:
+        raise Unmodelled("unmodelled instruction 'st.param' (device function calls and returns)")
+    if len(ins.operands) != 2:
+        raise Invalid(f"'{ins.opcode}' takes an address and a value")
+    a, s = ins.operands
+    t = T.storage_type(ptype)
+    ptr = ctx.address(a, space)
+    size = T.bits(t) // 8
+    values = [ctx.read(e, t) if e is not None else ctx.undefined(t) for e in _elements(s, vector)]
+    if vector == 1:
+        ctx.add(llvm_ext.StoreOp(values[0], ptr, alignment=size, volatile=volatile))
+        return
+    vec = build_vector(ctx, values, t)
+    ctx.add(llvm_ext.StoreOp(vec, ptr, alignment=size * vector, volatile=volatile))
+
+
+def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
+    """cvta[.to].space.size d, a.
+
+    Global addresses are the same number in the generic window (the interpreter and hardware
+    agree), so a global cvta is a copy. A shared cvta changes the number on hardware: it
+    is an llvm.addrspacecast between !llvm.ptr and !llvm.ptr<3>.
+    """
+    parts = ins.parts
+    to = len(parts) > 1 and parts[1] == "to"
+    rest = parts[2:] if to else parts[1:]
+    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "shared", "shared::cta"):
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+    if len(ins.operands) != 2:
+        raise Invalid(f"'{ins.opcode}' takes 2 operands")
+    d, a = ins.operands
+    width = IntegerType(int(rest[1][1:]))
+    if isinstance(a, Symbol):
+        value = ctx.read(a, width)
+    else:
+        value = ctx.read(a, width)
+    if rest[0] == "global":
+        ctx.write(d, value)
+        return
+    source, target = (0, 3) if to else (3, 0)
+    ptr = v(ctx, llvm.IntToPtrOp.create(operands=[value], result_types=[_ptr(source)]))
+    cast = v(ctx, llvm_ext.AddrSpaceCastOp(ptr, _ptr(target)))
+    ctx.write(d, v(ctx, llvm.PtrToIntOp(cast, width)))
+
+
+_ATOM_SEMANTICS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release", "acq_rel": "acq_rel"}
+# PTX scope -> LLVM NVPTX syncscope (PTX's default scope is .gpu, LLVM's default is the system)
+_ATOM_SCOPES = {"cta": "block", "cluster": "cluster", "gpu": "device", "sys": None}
+_ATOM_OPS = {"and": "_and", "or": "_or", "xor": "_xor", "exch": "xchg", "add": "add", "inc": "uinc_wrap",
+             "dec": "udec_wrap", "min": "min", "max": "max"}
+
+
+def atom(ctx: FunctionImporter, ins: Instruction) -> None:
+    """atom/red{.sem}{.scope}{.space}.op.type: llvm.atomicrmw, or llvm.cmpxchg for .cas (PTX ISA 9.7.13.5)."""
+    from tmem_dialect.dialects import llvm_atomic
+
+    parts = ins.parts
+    reduction = parts[0] == "red"
+    ordering, scope, space = "monotonic", "device", 0
+    operation = None
+    for part in parts[1:-1]:
+        if part in _ATOM_SEMANTICS:
+            ordering = _ATOM_SEMANTICS[part]
+        elif part in _ATOM_SCOPES:
+            scope = _ATOM_SCOPES[part]  # type: ignore[assignment]
+        elif part in ("global", "shared", "shared::cta"):
+            space = SPACES[part]  # type: ignore[assignment]
+        elif part in _ATOM_OPS or part == "cas":
+            operation = part
+        else:
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (modifier .{part})")
+    ptype = ins.parts[-1]
+    if operation is None or not T.is_type_name(ptype) or (reduction and operation == "cas"):
+        raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+    t = T.operand_type(ptype)
+    operands = ins.operands
+    want = (2 if reduction else 3) + (operation == "cas")
+    if len(operands) != want:
+        raise Invalid(f"'{ins.opcode}' takes {want} operands")
+    dest = None if reduction else operands[0]
+    address, values = operands[0 if reduction else 1], operands[1 if reduction else 2:]
+    ptr = ctx.address(address, space)
+    if operation == "cas":
+        op = llvm_atomic.CmpXchgOp(ptr, ctx.read(values[0], t), ctx.read(values[1], t), ordering, scope)
+        pair = v(ctx, op)
+        from xdsl.dialects.builtin import DenseArrayBase, i64
+
+        ctx.write(dest, v(ctx, llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, t)))
+        return
+    name = _ATOM_OPS[operation]
+    if T.is_float(t):
+        if operation not in ("add", "min", "max", "exch"):
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
+        name = {"add": "fadd", "min": "fmin", "max": "fmax", "exch": "xchg"}[operation]
+    elif operation in ("min", "max") and not T.is_signed(ptype):
+        name = "u" + name
+    old = v(ctx, llvm_atomic.AtomicRMWOp(name, ptr, ctx.read(values[0], t, T.is_signed(ptype)), ordering, scope))
+    if dest is not None:
+        ctx.write(dest, old, T.is_signed(ptype))
+
+
+
+
+def _ptr(space: int) -> llvm.LLVMPointerType:
+    from xdsl.dialects.builtin import IntAttr
+
+    return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
+
+
+HANDLERS = {"mov": mov, "ld": ld, "st": st, "cvta": cvta, "atom": atom, "red": atom}
+

@@ -1,0 +1,62 @@
+"""PTX types as MLIR types: registers, instruction operand types and storage (memory) types."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    VectorType,
+)
+from xdsl.ir import Attribute
+
+from tmem_dialect.lowering.ptx_values import is_float, scalar_bits  # noqa: F401 (is_float: T.is_float)
+
+_FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
+                                 "f64": Float64Type()}
+# Packed and tensor-core formats are bits in integer registers.
+_BITS = {"f16x2": 32, "bf16x2": 32, "tf32": 32, "e4m3x2": 16, "e5m2x2": 16}
+
+
+@cache
+def operand_type(ptx: str) -> Attribute:
+    """The value type an instruction of PTX type `ptx` computes on (`.u32` -> i32, `.f32` -> f32, `.pred` -> i1)."""
+    if ptx == "pred":
+        return IntegerType(1)
+    if ptx in _FLOATS:
+        return _FLOATS[ptx]
+    if ptx in _BITS:
+        return IntegerType(_BITS[ptx])
+    if ptx[:1] in "bus" and ptx[1:].isdigit():
+        return IntegerType(int(ptx[1:]))
+    raise ValueError(f"unknown PTX type '.{ptx}'")
+
+
+register_type = operand_type
+storage_type = operand_type
+
+
+def bits(t: Attribute) -> int:
+    """Bits of a value type: scalars as the PTX target counts them, vectors element times length."""
+    if isinstance(t, VectorType):
+        return bits(t.get_element_type()) * t.get_shape()[0]
+    found = scalar_bits(t)
+    if found is None:
+        raise ValueError(f"{t} has no bit width")
+    return found
+
+
+def is_signed(ptx: str) -> bool:
+    return ptx.startswith("s")
+
+
+def is_type_name(part: str) -> bool:
+    try:
+        operand_type(part)
+        return True
+    except ValueError:
+        return False

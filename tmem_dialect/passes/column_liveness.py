@@ -1,0 +1,173 @@
+"""Live ranges of TMEM buffers over a function's CFG: the ops at which each buffer's columns are in use.
+
+A buffer is live at an op when some use of it can run before the op and some use can run after
+it (both on one CFG path, the op itself included). A use inside a loop therefore makes the
+buffer live across the whole loop (the back edge reaches every op of the body from the use and
+the use from every op), and a ring of buffers selected by `i % N` in a loop lives as a whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.ir import Block, Operation, SSAValue
+
+from tmem_dialect import isa
+from tmem_dialect.diagnostics import Diagnostic, error
+from tmem_dialect.dialects.tcgen05 import TMEMBufferType
+from tmem_dialect.dialects.tcgen05_buffers import BufferOp
+from tmem_dialect.layout import TCOL, TLANE
+from tmem_dialect.passes.cfg import CFG, Node
+
+HALF_LANES = isa.LANES_PER_WARP // 2
+"""A warp's lane quarter splits into two 16-lane halves; the 16-lane shapes start at either."""
+HALVES = 2 * isa.WARPS_PER_WARPGROUP
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """Where a buffer sits relative to its address: columns [0, width) of some lane halves."""
+
+    width: int
+    halves: int
+    """Bit 2q + h: the buffer touches half h (lanes 16h..16h+15) of lane quarter q."""
+    lane_shifts: tuple[int, ...]
+    """Lane offsets the planner may give the buffer's address: 0, and 16 for a layout in the
+    low halves of the quarters (the M=64 layout): a warp keeps its own quarter either way, and
+    the 16-lane shapes may start at lane 16 of it (isa.slab_lane_offsets)."""
+
+    def halves_at(self, lane_shift: int) -> int:
+        return self.halves << (lane_shift // HALF_LANES)
+
+
+def footprint(buffer_type: TMEMBufferType) -> Footprint:
+    layout = buffer_type.tile_layout
+    coords = layout.shard_coords()
+    lanes = np.unique(coords.get(TLANE, np.zeros(1, dtype=np.int64)))
+    halves = 0
+    for half in np.unique(lanes // HALF_LANES):
+        halves |= 1 << int(half)
+    low_only = all(not (halves >> (2 * q + 1)) & 1 for q in range(isa.WARPS_PER_WARPGROUP))
+    shifts = (0, HALF_LANES) if low_only and int(lanes.max()) + HALF_LANES < isa.TMEM_LANES else (0,)
+    return Footprint(max(layout.span(TCOL), 1), halves, shifts)
+
+
+@dataclass(eq=False)
+class BufferLife:
+    """One tcgen05.buffer: its uses and the ops at which it is live."""
+
+    op: BufferOp
+    uses: list[Operation]
+    live: set[Operation] = field(default_factory=set[Operation])
+
+    @property
+    def no_reuse(self) -> bool:
+        return self.op.no_reuse
+
+
+@dataclass
+class Liveness:
+    cfg: CFG
+    buffers: list[BufferLife]
+    points: list[Operation]
+    """Every op of the function's CFG, in the CFG's order: the program points."""
+
+    def live_at(self, op: Operation) -> list[BufferLife]:
+        return [b for b in self.buffers if b.no_reuse or op in b.live]
+
+    def interfere(self, a: BufferLife, b: BufferLife) -> bool:
+        """Whether the two buffers may need their columns at the same time."""
+        if a.no_reuse or b.no_reuse:
+            return True
+        small, large = (a.live, b.live) if len(a.live) <= len(b.live) else (b.live, a.live)
+        return any(op in large for op in small)
+
+
+def _flows_on(user: Operation) -> bool:
+    """Whether `user` passes the buffer on to other values (block arguments, results, calls)."""
+    from xdsl.traits import IsTerminator
+
+    return bool(
+        user.successors
+        or user.regions
+        or user.has_trait(IsTerminator)
+        or any(isinstance(r.type, TMEMBufferType) for r in user.results)
+        or user.name in ("func.call", "llvm.call")
+    )
+
+
+def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
+    """The live ranges of the function's tcgen05.buffer ops, or why they cannot be computed."""
+    buffers = [op for op in function.walk() if isinstance(op, BufferOp)]
+    cfg = CFG(function)
+    problems: list[Diagnostic] = []
+    for op in cfg.unsupported:
+        if any(isinstance(inner, BufferOp) or _uses_any(inner, buffers) for inner in op.walk()):
+            problems.append(error(op, f"TMEM buffers used inside '{op.name}' cannot be planned: "
+                                  "tmem-plan-columns does not know its control flow"))
+    lives: list[BufferLife] = []
+    for op in buffers:
+        uses = [use.operation for use in op.result.uses]
+        for user in uses:
+            if _flows_on(user):
+                problems.append(
+                    error(user, f"the TMEM buffer flows on through '{user.name}'; tmem-plan-columns "
+                          "needs every use to name the tcgen05.buffer directly")
+                    .attach_note("the buffer is declared here", op)
+                )
+            elif user not in cfg.node_of:
+                problems.append(error(user, "this use of a TMEM buffer is unreachable or outside "
+                                      "the function's control flow").attach_note("buffer", op))
+        lives.append(BufferLife(op, uses))
+    if problems:
+        return problems
+    for life in lives:
+        life.live = _live_ops(cfg, life.uses)
+    points = [op for node in cfg.nodes for op in node.ops]
+    return Liveness(cfg, lives, points)
+
+
+def _uses_any(op: Operation, buffers: list[BufferOp]) -> bool:
+    results = {b.result for b in buffers}
+    return any(o in results for o in op.operands)
+
+
+def _reach(starts: set[Node], forward: bool) -> set[Node]:
+    """Nodes reached from `starts` along at least one edge."""
+    seen: set[Node] = set()
+    stack = list(starts)
+    while stack:
+        node = stack.pop()
+        nexts = [e.target for e in node.succs] if forward else [e.source for e in node.preds]
+        for n in nexts:
+            if n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen
+
+
+def _live_ops(cfg: CFG, uses: list[Operation]) -> set[Operation]:
+    use_nodes = {cfg.node_of[u] for u in uses}
+    after_use = _reach(use_nodes, forward=True)  # entered after some use ran
+    before_use = _reach(use_nodes, forward=False)  # left towards some use
+    live: set[Operation] = set()
+    use_set = set(uses)
+    for node in after_use & before_use | use_nodes:
+        positions = [i for i, op in enumerate(node.ops) if op in use_set]
+        first = 0 if node in after_use else min(positions)
+        last = len(node.ops) - 1 if node in before_use else max(positions)
+        live.update(node.ops[first : last + 1])
+    return live
+
+
+def top_level_span(block: Block, ops: set[Operation]) -> tuple[int, int] | None:
+    """Indices of the first and last op of `block` that is, or holds, one of `ops`."""
+    index = {op: i for i, op in enumerate(block.ops)}
+    found = []
+    for op in ops:
+        while op is not None and op not in index:
+            op = op.parent_op()
+        if op is not None:
+            found.append(index[op])
+    return (min(found), max(found)) if found else None

@@ -1,0 +1,200 @@
+"""Write a column plan into a kernel: alloc by warp 0 and relinquish, slot publication, decl_buffer at each offset, dealloc.
+
+The form is the hand-written one of examples/tmem_roundtrip.mlir, with the fences the ISA's
+handoff rule asks around each barrier written out:
+
+    scf.if %is_warp0 { tcgen05.alloc %slot, N ; tcgen05.relinquish_alloc_permit }
+    tcgen05.fence before_thread_sync ; nvvm.barrier ; tcgen05.fence after_thread_sync
+    %base = llvm.load %slot
+    %b = tcgen05.decl_buffer (%base + offset)
+    ... the buffers' uses ...
+    tcgen05.wait load/store ; tcgen05.fence before_thread_sync ; nvvm.barrier ; tcgen05.fence after_thread_sync
+    scf.if %is_warp0 { tcgen05.dealloc %base, N }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr, i32
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tmem_dialect import isa, memory_model
+from tmem_dialect.dialects import llvm_ext, nvvm, tcgen05
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.conventions import SHARED_ADDRESS_SPACE
+from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.column_assignment import Slot
+from tmem_dialect.passes.column_liveness import BufferLife
+from tmem_dialect.passes.insert_waits import RULE_ATTR
+
+SLOT_NAME = "tmem_plan_slot"
+PLANNED_ATTR = "tmem.planned_columns"
+"""On each decl_buffer the pass made: the columns [start, end) and lanes it was given."""
+
+
+@dataclass
+class Allocation:
+    """One tcgen05.alloc of the plan and the buffers it holds."""
+
+    ncols: int
+    buffers: list[tuple[BufferLife, Slot]]
+    first: Operation
+    """The top-level op of the function body the allocation goes before."""
+    last: Operation
+    """The top-level op the dealloc goes after: it holds the last use of these buffers."""
+    relinquish: bool
+
+
+def _located(op: Operation, at: Operation) -> Operation:
+    op.location = at.location
+    return op
+
+
+def _tagged(op: Operation, *rules: memory_model.Rule) -> Operation:
+    op.attributes[RULE_ATTR] = StringAttr("; ".join(r.cite() for r in rules))
+    return op
+
+
+def _fresh_symbol(module: ModuleOp, stem: str) -> str:
+    taken = {getattr(o, "sym_name").data for o in module.ops if hasattr(o, "sym_name")}
+    name, k = stem, 0
+    while name in taken:
+        k += 1
+        name = f"{stem}_{k}"
+    return name
+
+
+def _slot_global(module: ModuleOp, at: Operation) -> str:
+    name = _fresh_symbol(module, SLOT_NAME)
+    glob = llvm.GlobalOp(i32, name, "internal", addr_space=SHARED_ADDRESS_SPACE, alignment=4)
+    first = module.body.block.first_op
+    module.body.block.insert_op_before(_located(glob, at), first) if first else module.body.block.add_op(glob)
+    return name
+
+
+def _insert(ops: list[Operation], point: InsertPoint) -> None:
+    Rewriter.insert_op(ops, point)
+
+
+def _warp0_predicate(body: Block, at: Operation) -> SSAValue:
+    """`warp == 0`, computed at the start of the function (warp 0 allocates and frees)."""
+    tid = nvvm.SPECIAL_REGISTER_BY_NAME["nvvm.read.ptx.sreg.tid.x"]()
+    shift = arith.ConstantOp.from_int_and_width((isa.WARP_SIZE - 1).bit_length(), 32)
+    warp = arith.ShRUIOp(tid, shift)
+    zero = arith.ConstantOp.from_int_and_width(0, 32)
+    is_warp0 = arith.CmpiOp(warp, zero, "eq")
+    tid.results[0].name_hint, warp.result.name_hint = "tmem_tid", "tmem_warp"
+    is_warp0.result.name_hint = "tmem_is_warp0"
+    ops = [tid, shift, warp, zero, is_warp0]
+    _insert([_located(o, at) for o in ops], InsertPoint.at_start(body))
+    return is_warp0.result
+
+
+def _handoff_barrier(at: Operation) -> list[Operation]:
+    return [
+        _located(_tagged(tcgen05.FenceOp(tcgen05.FenceKind.before_thread_sync), memory_model.HANDOFF), at),
+        _located(nvvm.BarrierOp(), at),
+        _located(_tagged(tcgen05.FenceOp(tcgen05.FenceKind.after_thread_sync), memory_model.HANDOFF), at),
+    ]
+
+
+def _warp0(pred: SSAValue, ops: list[Operation], at: Operation) -> Operation:
+    return _located(scf.IfOp(pred, [], Region(Block([*ops, scf.YieldOp()]))), at)
+
+
+def _accesses(buffers: list[tuple[BufferLife, Slot]]) -> set[EffectKind]:
+    """The async TMEM accesses of the buffers' uses that may still be outstanding at the dealloc.
+
+    A tile_store followed in its block by a tile_load of the same region and fragment is
+    retired there: the load reads the cells the store wrote, in the same threads, so a
+    tcgen05.wait::st goes between them (rule 2) and waits for every earlier store too.
+    """
+    kinds: set[EffectKind] = set()
+    for life, _ in buffers:
+        for use in life.uses:
+            if isinstance(use, tcgen05.TileLoadOp):
+                kinds.add(EffectKind.LD)
+            elif isinstance(use, tcgen05.TileStoreOp):
+                if not _read_back_later(use):
+                    kinds.add(EffectKind.ST)
+            elif (effect := tmem_effect(use)) is not None:
+                kinds.add(effect.kind)
+    return kinds
+
+
+def _read_back_later(store: tcgen05.TileStoreOp) -> bool:
+    op = store.next_op
+    while op is not None:
+        if (
+            isinstance(op, tcgen05.TileLoadOp)
+            and op.buffer == store.buffer
+            and op.region_offsets == store.region_offsets
+            and op.region_sizes == store.region_sizes
+            and op.fragment_layout == store.fragment_layout
+        ):
+            return True
+        op = op.next_op
+    return False
+
+
+def materialize(function: Operation, allocations: list[Allocation]) -> None:
+    module = function.parent_op()
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    assert isinstance(module, ModuleOp)
+    body = function.regions[0].blocks[0]
+    anchor = allocations[0].buffers[0][0].op
+    is_warp0 = _warp0_predicate(body, anchor)
+    for alloc in allocations:
+        _materialize_one(module, alloc, is_warp0)
+
+
+def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) -> None:
+    at = alloc.buffers[0][0].op
+    slot_name = _slot_global(module, at)
+    slot_ptr = _located(llvm.AddressOfOp(slot_name, llvm.LLVMPointerType(IntAttr(SHARED_ADDRESS_SPACE))), at)
+    inside: list[Operation] = [_located(tcgen05.AllocOp(slot_ptr, alloc.ncols), at)]
+    if alloc.relinquish:
+        inside.append(_located(tcgen05.RelinquishAllocPermitOp(), at))
+    base = _located(llvm_ext.LoadOp(slot_ptr, i32), at)
+    slot_ptr.results[0].name_hint, base.results[0].name_hint = slot_name, "tmem_base"
+    prologue: list[Operation] = [slot_ptr, _warp0(is_warp0, inside, at), *_handoff_barrier(at), base]
+    for life, slot in alloc.buffers:
+        address: SSAValue = base.results[0]
+        offset = isa.make_taddr(slot.lane_shift, slot.column)
+        if offset:
+            const = _located(arith.ConstantOp.from_int_and_width(offset, 32), life.op)
+            add = _located(arith.AddiOp(base.results[0], const), life.op)
+            prologue += [const, add]
+            address = add.result
+        decl = _located(tcgen05.DeclBufferOp(address, life.op.buffer_type), life.op)
+        width = life.op.buffer_type.tile_layout
+        decl.attributes[PLANNED_ATTR] = _planned(slot, width)
+        if life.op.result.name_hint:
+            decl.result.name_hint = life.op.result.name_hint
+        prologue.append(decl)
+        life.op.result.replace_all_uses_with(decl.result)
+    _insert(prologue, InsertPoint.before(alloc.first))
+    for life, _ in alloc.buffers:
+        Rewriter.erase_op(life.op)
+
+    last = alloc.last
+    epilogue: list[Operation] = []
+    kinds = _accesses(alloc.buffers)
+    for kind, wait in ((EffectKind.LD, tcgen05.WaitKind.load), (EffectKind.ST, tcgen05.WaitKind.store)):
+        if kind in kinds:
+            epilogue.append(_located(_tagged(tcgen05.WaitOp(wait), memory_model.DEALLOC_COMPLETION), last))
+    epilogue += _handoff_barrier(last)
+    epilogue.append(_warp0(is_warp0, [_located(tcgen05.DeallocOp(base.results[0], alloc.ncols), last)], last))
+    _insert(epilogue, InsertPoint.after(last))
+
+
+def _planned(slot: Slot, layout: object) -> Attribute:
+    from tmem_dialect.layout import TCOL, TileLayout
+
+    assert isinstance(layout, TileLayout)
+    end = slot.column + layout.span(TCOL)
+    return StringAttr(f"columns [{slot.column}, {end}), lane offset {slot.lane_shift}")
