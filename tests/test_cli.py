@@ -29,7 +29,7 @@ def test_help_puts_our_passes_first_and_describes_the_options_truly() -> None:
     out = " ".join(opt("--help").stdout.split())  # argparse wraps lines
     head = out[: out.index("options:")]
     assert "tmem-opt: parse, verify, transform and lower" in head
-    assert "Our passes: tmem-pipeline, tmem-assign-lanes, tmem-verify, tmem-insert-waits" in head
+    assert "Our passes: tmem-pipeline, tmem-plan-columns, tmem-assign-lanes, tmem-verify, tmem-insert-waits" in head
     assert "convert-scf-to-cf" not in out  # xDSL's own passes are not listed one by one
     assert "expected- error/-warning/-note annotations" in out or "expected-error/-warning/-note annotations" in out
     assert "always reports parse errors as diagnostics" in out

@@ -314,7 +314,7 @@ def _fake_ptxas(tmp_path: Path, body: bytes | str, executable: bool = True) -> s
         ("#!/bin/sh\nkill -SEGV $$\n", "was killed by SIGSEGV and printed nothing"),
         (b"\x7fELF not really", "--ptxas-check: could not run ptxas '<EXE>': Exec format error"),
         ("#!/nonexistent/interpreter\n", "--ptxas-check: could not run ptxas '<EXE>'"),
-        (b"#!/bin/sh\nprintf 'ptxas fatal   : \\377\\376 broken\\n' >&2; exit 1\n", "error: ptxas: \ufffd\ufffd broken"),
+        (b"#!/bin/sh\nprintf 'ptxas fatal   : \\377\\376 broken\\n' >&2; exit 1\n", "error: --ptxas-check: ptxas: \ufffd\ufffd broken"),
     ],
     ids=["exit-status", "signal", "exec-format", "bad-interpreter", "non-utf8-output"],
 )

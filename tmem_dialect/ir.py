@@ -403,7 +403,7 @@ def parse_module(
 def verify_diagnostics(root: Operation) -> list[Diagnostic]:
     """Run every op's verifier (structure, IRDL constraints, verify_) and report each failure at its op."""
     from tmem_dialect.ir_checks import ir_diagnostics
-    from tmem_dialect.kernel_checks import kernel_diagnostics
+    from tmem_dialect.kernel_checks import attribute_diagnostics
 
     found: list[Diagnostic] = []
     failed: set[Operation] = set()
@@ -435,7 +435,7 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
     if not found:
         # Whole-module rules; they assume every op verified (operands of the right kinds).
         found.extend(ir_diagnostics(root))
-        found.extend(kernel_diagnostics(root))
+        found.extend(attribute_diagnostics(root))
     return found
 
 

@@ -1,9 +1,10 @@
 """Kernel attributes and resources against the ISA and sm_100: block size, tuning directives, shared memory, registers, cta_group.
 
-A kernel that breaks one of these can never be assembled or launched: ptxas rejects it (a zero
-dimension, a non power-of-2 alignment, too much shared memory, cta_group::1 and ::2 mixed), the
-hardware cannot launch it (more than 1024 threads), or its registers do not fit. We report each at
-the op before ptxas (or a hung interpreter) does.
+Two tiers. `attribute_diagnostics` runs at every parse: a kernel attribute of the wrong form (a
+zero or negative size, more than 1024 threads, `nvvm.kernel = 1`) is not a kernel we can reason
+about. `kernel_diagnostics` holds the rules of the target: valid MLIR (iree-opt accepts it) that
+ptxas rejects (cta_group::1 and ::2 mixed, too much shared memory) or whose registers do not fit;
+tmem-verify and the PTX target report them, before ptxas does.
 """
 
 from __future__ import annotations
@@ -14,36 +15,37 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr
 from xdsl.ir import Attribute, Operation
 
-from tmem_dialect import isa
+from tmem_dialect import conventions, isa
 from tmem_dialect.diagnostics import Diagnostic, error
+from tmem_dialect.findings import FindingKind
 
-KERNEL_ATTRS = ("tcgen05.kernel", "nvvm.kernel")
-BLOCK_SIZE_ATTRS = ("tcgen05.reqntid", "nvvm.reqntid", "nvvm.maxntid")
+KERNEL_ATTRS = (conventions.KERNEL_ATTR, conventions.NVVM_KERNEL_ATTR)
+BLOCK_SIZE_ATTRS = (conventions.REQNTID_ATTR, conventions.NVVM_REQNTID_ATTR, "nvvm.maxntid")
 COUNT_ATTRS = ("nvvm.maxnreg", "nvvm.minctasm")
 I32_MAX = (1 << 31) - 1
 
 
-def kernel_diagnostics(module: Operation) -> list[Diagnostic]:
-    """Every kernel-level violation in `module`."""
-    from tmem_dialect.dialects.interfaces import tmem_effect
-    from tmem_dialect.memory_model import EffectKind
-
+def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
+    """Every malformed kernel attribute in `module` (checked at parse)."""
     found: list[Diagnostic] = []
     for op in module.walk():
-        effect = tmem_effect(op)
-        if effect is not None and effect.kind in (EffectKind.ALLOC, EffectKind.DEALLOC) and effect.ncols is not None:
-            # The tcgen05 ops check their nCols property; an nvvm op's is a constant operand.
-            if problem := isa.ncols_error(effect.ncols):
-                found.append(error(op, problem))
         if isinstance(op, (func.FuncOp, llvm.FuncOp)):
             found.extend(_check_attributes(op))
-            if _is_kernel(op):
-                found.extend(_check_kernel(op, module))
     return found
 
 
-def _is_kernel(f: Operation) -> bool:
-    return any(name in f.attributes or name in f.properties for name in KERNEL_ATTRS)
+def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
+    """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
+    registers per thread for the declared block size, static shared memory."""
+    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in _mixed_cta_groups(kernel)]
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel))
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, module))
+    return found
+
+
+def kernels(module: Operation) -> Iterator[Operation]:
+    """The kernel functions of `module`."""
+    return (op for op in module.walk() if isinstance(op, (func.FuncOp, llvm.FuncOp)) and conventions.is_kernel(op))
 
 
 def _attr(f: Operation, name: str) -> Attribute | None:
@@ -53,13 +55,10 @@ def _attr(f: Operation, name: str) -> Attribute | None:
 
 def block_size(f: Operation) -> tuple[int, int, int] | None:
     """The kernel's reqntid (x, y, z) when it declares a well-formed one."""
-    for name in ("tcgen05.reqntid", "nvvm.reqntid"):
-        attr = _attr(f, name)
-        if isinstance(attr, DenseArrayBase) and isinstance(attr.elt_type, IntegerType):
-            dims = tuple(int(v) for v in attr.get_values())
-            if 1 <= len(dims) <= 3 and all(d >= 1 for d in dims):
-                return (dims + (1, 1))[:3]  # type: ignore[return-value]
-    return None
+    try:
+        return conventions.reqntid(f)
+    except ValueError:
+        return None
 
 
 def _check_attributes(f: Operation) -> Iterator[Diagnostic]:
@@ -100,30 +99,41 @@ def _product(dims: list[int]) -> int:
     return total
 
 
-def _check_kernel(kernel: Operation, module: Operation) -> Iterator[Diagnostic]:
+def _mixed_cta_groups(kernel: Operation) -> Iterator[Diagnostic]:
+    """All tcgen05 instructions of a kernel use one cta_group [ptxas: "uses single CTA
+    (.cta_group::1) and CTA pair granularity (.cta_group::2)"]."""
+    from tmem_dialect.dialects.interfaces import tmem_effect
+
+    first: tuple[int, Operation] | None = None
+    for op in kernel.walk():
+        effect = tmem_effect(op)
+        if effect is None or effect.cta_group is None:
+            continue
+        if first is None:
+            first = (effect.cta_group, op)
+        elif effect.cta_group != first[0]:
+            yield error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
+                        f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
+                        "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
+
+
+def _check_registers(kernel: Operation) -> Iterator[Diagnostic]:
+    """Each tcgen05.ld/st message's registers fit the per-thread share of the SM's registers."""
     from tmem_dialect.dialects.interfaces import tmem_effect
 
     dims = block_size(kernel)
-    threads = _product(list(dims)) if dims is not None else None
-    groups: dict[int, Operation] = {}
+    if dims is None:
+        return
+    threads = _product(list(dims))
+    budget = isa.REGISTERS_PER_SM // threads
     for op in kernel.walk():
         effect = tmem_effect(op)
-        if effect is None:
+        if effect is None or effect.shape is None or effect.num is None:
             continue
-        if effect.cta_group is not None and effect.cta_group not in groups:
-            if groups:
-                other, first = next(iter(groups.items()))
-                yield error(op, f"this kernel mixes cta_group::{effect.cta_group} with cta_group::{other}: "
-                                "every tcgen05 instruction of a kernel must use the same cta_group"
-                            ).attach_note(f"the cta_group::{other} op", first)
-            groups[effect.cta_group] = op
-        if threads is not None and effect.shape is not None and effect.num is not None:
-            regs = isa.regs_per_thread(effect.shape, effect.num)
-            budget = isa.REGISTERS_PER_SM // threads
-            if regs > budget:
-                yield error(op, f"this message needs {regs} registers per thread, but a CTA of {threads} "
-                                f"threads has at most {budget} ({isa.REGISTERS_PER_SM} registers per SM)")
-    yield from _check_shared_memory(kernel, module)
+        regs = isa.regs_per_thread(effect.shape, effect.num)
+        if regs > budget:
+            yield error(op, f"this message needs {regs} registers per thread, but a CTA of {threads} "
+                            f"threads has at most {budget} ({isa.REGISTERS_PER_SM} registers per SM)")
 
 
 def _check_shared_memory(kernel: Operation, module: Operation) -> Iterator[Diagnostic]:

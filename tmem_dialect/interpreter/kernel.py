@@ -245,7 +245,7 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
             continue
         name, nbytes, shape, dtype, init, shared = _global_data(op)
         if shared and nbytes > isa.MAX_SHARED_BYTES_PER_CTA:
-            raise _fail(FindingKind.MEMORY_FAULT, op, f"shared global '@{name}' takes {nbytes} bytes; a CTA has at most "
+            raise _fail(FindingKind.RESOURCE_LIMIT, op, f"shared global '@{name}' takes {nbytes} bytes; a CTA has at most "
                                             f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory")
         if not shared and nbytes > MAX_GLOBAL_BYTES:
             raise _fail(FindingKind.UNSUPPORTED, op, f"global '@{name}' takes {nbytes} bytes; the interpreter holds "

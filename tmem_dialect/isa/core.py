@@ -406,6 +406,6 @@ def fence_mnemonic(before: bool) -> str:
 # Capability", 10.0; ptxas 13.0 reports the shared limit as 0x38c00 bytes).
 # ---------------------------------------------------------------------------------------------
 
-MAX_THREADS_PER_CTA = 1024
+MAX_THREADS_PER_CTA = 1024  # PTX ISA, "Thread Hierarchy": also conventions.MAX_THREADS_PER_BLOCK
 REGISTERS_PER_SM = 65536  # 32-bit registers; a CTA's threads share them
 MAX_SHARED_BYTES_PER_CTA = 232448  # 227 KiB of static shared memory
