@@ -13,7 +13,7 @@ import tmem_facts
 from tmem_dialect import isa
 from tmem_dialect.isa import Shape
 
-# --- The facts, transcribed from ../shared/TMEM_FACTS.md (not imported from isa.py) -------------
+# --- The facts, transcribed from docs/tmem_facts.md (not imported from isa.py) -------------
 
 SPELLINGS = list(tmem_facts.SPELLINGS)
 REGS_PER_REPETITION = tmem_facts.REGS_PER_NUM

@@ -50,15 +50,41 @@ def lit_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str
     return results
 
 
+INSTALL_HINTS = {
+    "iree-opt": "iree-opt is absent (pip install iree-base-compiler==3.13.0, or pip install -e '.[oracles]')",
+    "ptxas": "ptxas is absent (set $PTXAS, put it on PATH, or pip install -e '.[oracles]' for the "
+             "nvidia-cuda-nvcc 13.0 wheel)",
+}
+
+
+def missing_tools_hint(test: Path) -> str:
+    """What the test's REQUIRES line needs, with how to install each tool that is absent."""
+    needs = [
+        feature.strip()
+        for line in test.read_text(encoding="utf-8").splitlines()
+        if "REQUIRES:" in line
+        for feature in line.split("REQUIRES:", 1)[1].split(",")
+    ]
+    hints = [INSTALL_HINTS.get(n, f"'{n}' is absent") for n in needs]
+    return "; ".join(hints) or "a required tool (REQUIRES line) is absent"
+
+
 @pytest.mark.parametrize("test", TESTS, ids=[str(t.relative_to(SUITE)) for t in TESTS])
 def test_lit(test: Path, lit_results: dict[str, tuple[str, str]]) -> None:
     rel = str(test.relative_to(SUITE))
     status, output = lit_results.get(rel, ("MISSING", "lit did not report this test"))
     if status == "SKIP":
-        pytest.skip(f"lit: {output or 'unsupported: a required tool (REQUIRES line) is absent'}")
+        pytest.skip(f"lit: {output or 'unsupported'}: {missing_tools_hint(test)}")
     assert status == "PASS", f"lit {status} for {rel}:\n{output}"
 
 
 def test_suite_size() -> None:
     """The foundation promises at least 60 lit tests."""
     assert len(TESTS) >= 60, f"only {len(TESTS)} lit tests"
+
+
+def test_skip_reasons_say_how_to_install_the_tool(tmp_path: Path) -> None:
+    test = tmp_path / "t.mlir"
+    test.write_text("// REQUIRES: ptxas, iree-opt\n// RUN: true\n")
+    hint = missing_tools_hint(test)
+    assert "pip install iree-base-compiler==3.13.0" in hint and "$PTXAS" in hint

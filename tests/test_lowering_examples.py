@@ -4,7 +4,7 @@ Checks, whenever the oracles are present: iree-opt parses and verifies the NVVM 
 ptxas -arch=sm_100a assembles the PTX, both outputs are deterministic, the lowered kernel computes
 what the original does (the interpreter's translation validation), and the PTX of the upstream
 round-trip kernel has the structure of the known-good tests/data/tmem_roundtrip_sm100a.ptx (the
-team's hand-written kernel from ../shared/examples, copied so a fresh checkout has it).
+team's hand-written kernel).
 """
 
 from __future__ import annotations

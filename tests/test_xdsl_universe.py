@@ -90,3 +90,28 @@ def test_xdsl_opt_recognizes_our_passes(pass_name: str) -> None:
     result = run("-p", pass_name, str(KERNEL))
     assert "Unrecognized passes" not in result.stderr, result.stderr
     assert run("-p", "no-such-pass-anywhere", str(KERNEL)).returncode != 0
+
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.mlir"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.stem for e in EXAMPLES])
+def test_plain_xdsl_opt_handles_every_example(example: Path) -> None:
+    """Issue 14: xdsl-opt examples/nvvm_roundtrip.mlir printed a traceback (no llvm.mlir.poison)."""
+    printed = run(str(example))
+    assert printed.returncode == 0, printed.stderr
+    assert "Traceback" not in printed.stderr
+    back = subprocess.run([sys.executable, "-m", "tmem_dialect.tools.opt", "-"], input=printed.stdout,
+                          capture_output=True, text=True)
+    assert back.returncode == 0, back.stderr
+
+
+def test_xdsl_llvm_dialect_is_not_shadowed() -> None:
+    """Other users of xdsl-opt keep xDSL's own llvm dialect; our additions ride with nvvm."""
+    from xdsl.dialects import llvm
+
+    multiverse = Universe.get_multiverse()
+    assert multiverse.all_dialects["llvm"]() is llvm.LLVM
+    nvvm = multiverse.all_dialects["nvvm"]()
+    assert {op.name for op in nvvm.operations} >= {"llvm.mlir.poison", "llvm.extractelement"}
+    assert not {op.name for op in nvvm.operations} & {op.name for op in llvm.LLVM.operations}

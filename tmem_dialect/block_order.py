@@ -44,3 +44,36 @@ def region_order(region: Region) -> list[Block]:
     reached = set(order)
     order.extend(b for b in region.blocks if b not in reached)
     return order
+
+
+def immediate_dominators(order: list[N], preds: Callable[[N], Iterable[N]]) -> dict[N, N | None]:
+    """Immediate dominators (Cooper, Harvey, Kennedy) of the nodes of `order`, a reverse
+    post-order from its first node (whose entry is None); nodes not in `order` are unreachable."""
+    if not order:
+        return {}
+    start = order[0]
+    position = {n: i for i, n in enumerate(order)}
+    idom: dict[N, N] = {start: start}
+
+    def intersect(a: N, b: N) -> N:
+        while a is not b:
+            while position[a] > position[b]:
+                a = idom[a]
+            while position[b] > position[a]:
+                b = idom[b]
+        return a
+
+    changed = True
+    while changed:
+        changed = False
+        for node in order[1:]:
+            new: N | None = None
+            for p in preds(node):
+                if p in idom:
+                    new = p if new is None else intersect(p, new)
+            if new is not None and idom.get(node) is not new:
+                idom[node] = new
+                changed = True
+    result: dict[N, N | None] = dict(idom)
+    result[start] = None
+    return result

@@ -9,6 +9,8 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, IntAttr, IntegerAttr, IntegerType, MemRefType
 from xdsl.ir import Attribute, Operation
 
+from tmem_dialect.isa.core import MAX_THREADS_PER_CTA
+
 # Kernel attributes: the tcgen05-level spellings on func.func and their nvvm equivalents on
 # llvm.func (the lowering renames one to the other).
 KERNEL_ATTR = "tcgen05.kernel"
@@ -17,7 +19,7 @@ NVVM_KERNEL_ATTR = "nvvm.kernel"
 NVVM_REQNTID_ATTR = "nvvm.reqntid"
 NVVM_SPELLING = {KERNEL_ATTR: NVVM_KERNEL_ATTR, REQNTID_ATTR: NVVM_REQNTID_ATTR}
 
-MAX_THREADS_PER_BLOCK = 1024  # PTX ISA: a CTA has at most 1024 threads
+MAX_THREADS_PER_BLOCK = MAX_THREADS_PER_CTA  # the ISA's limit, under the name the layers use
 
 # NVPTX address spaces (LLVM numbering; PTX state spaces .global, .shared, and TMEM).
 GENERIC_ADDRESS_SPACE = 0

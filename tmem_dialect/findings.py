@@ -48,6 +48,7 @@ class FindingKind(Enum):
     PARTIAL_COLLECTIVE = "partial-collective"
     CTA_PAIR_REQUIRED = "cta-pair-required"
     CTA_GROUP_MISMATCH = "cta-group-mismatch"
+    RESOURCE_LIMIT = "resource-limit"  # more registers or shared memory than a CTA of the kernel has
     BARRIER_COUNT = "barrier-count"
     BARRIER_SCOPE = "barrier-scope"
     CLUSTER_BARRIER_MISSING = "cluster-barrier-missing"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import struct
 from bisect import bisect_right
 from functools import cache
 
@@ -37,6 +38,19 @@ class LinearTimeLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
+MAX_NESTING = 64
+"""Deepest nesting of op regions, and separately of attributes and types, that we parse.
+
+xDSL's parser, verifier, printer and our passes recurse a few times per level; this bound keeps
+every stage far from Python's recursion limit, so a deeper input is a located error instead of a
+RecursionError. Depth is counted on the parsed structure (not on brackets), so the custom and
+the generic print of what we accept parse again. Real kernels nest a handful of levels.
+"""
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's IntegerType::kMaxWidth: `i16777216` and wider are not integer types."""
+
+
 class LocatedParser(Parser):
     """A parser that stamps every op without an explicit `loc(...)` with its file:line:col."""
 
@@ -48,6 +62,9 @@ class LocatedParser(Parser):
         self._line_starts = [0]
         self._line_starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
         self._line_offset = line_offset
+        self._region_depth = 0
+        self._attribute_depth = 0
+        self._op_names: list[str | None] = []
         self._location_aliases = self._prescan_location_aliases(text)
 
     def _prescan_location_aliases(self, text: str) -> set[str]:
@@ -103,9 +120,44 @@ class LocatedParser(Parser):
 
     def _parse_block(self) -> Block:
         # xDSL's own message here is only " in block definition".
-        if self._current_token.kind is not MLIRTokenKind.CARET_IDENT:
+        token = self._current_token
+        if token.kind is not MLIRTokenKind.CARET_IDENT:
             self.raise_error("expected an operation, a block label (^bb) or '}' to close the region")
-        return super()._parse_block()
+        name = token.text[1:]
+        if name in self.blocks and name not in self.forward_block_references:
+            # xDSL 0.74 forgets where a forward-referenced block was defined and then fails with
+            # a KeyError on the second definition.
+            self.raise_error(f"redefinition of block '^{name}'", token.span.start, token.span.end)
+        block = super()._parse_block()
+        self.blocks[name] = (block, token.span)
+        return block
+
+    def _parse_optional_integer_or_float_type(self):
+        token = self._current_token
+        if token.kind is MLIRTokenKind.BARE_IDENT:
+            match = self._builtin_integer_type_regex.match(token.text)
+            if match is not None and int(match.group(1)) > MAX_INTEGER_WIDTH:
+                self.raise_error(
+                    f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span.start, token.span.end
+                )
+        return super()._parse_optional_integer_or_float_type()
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        # An empty or comment-only input (or the piece after a trailing `// -----`) is an empty
+        # module, as in mlir-opt; xDSL says "Could not parse entire input!".
+        if allow_implicit_module:
+            while self._current_token.kind in (MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT):
+                self._parse_alias_def()
+            if self._current_token.kind is MLIRTokenKind.EOF:
+                module = ModuleOp([])
+                module.location = self._location(0)
+                return module
+        module = super().parse_module(allow_implicit_module)
+        if isinstance(module.location, UnknownLoc):
+            # The implicit module (or one written without a location): diagnostics about the
+            # whole module ("no kernel") point at the start of the file.
+            module.location = self._location(0)
+        return module
 
     def undefined_value_diagnostics(self) -> list[Diagnostic]:
         """One error per use of an SSA name that was never defined (xDSL reports them at the end)."""
@@ -116,6 +168,43 @@ class LocatedParser(Parser):
                     found.append(error(use.operation, f"use of undefined value '%{name}'"))
         found.sort(key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
         return found
+
+    def _too_deep(self, what: str) -> None:
+        token = self._current_token.span
+        self.raise_error(f"{what} nested more than {MAX_NESTING} deep are not supported", token.start, token.end)
+
+    def parse_optional_region(self, arguments=None):
+        # The region of a builtin.module does not count: an input with and one without the
+        # explicit top-level module (our print adds it) nest equally deep.
+        counted = (
+            bool(self._op_names)
+            and self._op_names[-1] not in ("builtin.module", "module")
+            and self._current_token.kind is MLIRTokenKind.L_BRACE
+        )
+        if counted:
+            if self._region_depth >= MAX_NESTING:
+                self._too_deep("regions")
+            self._region_depth += 1
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            if counted:
+                self._region_depth -= 1
+
+    def parse_optional_attribute(self):
+        return self._nested_attribute(super().parse_optional_attribute)
+
+    def parse_optional_type(self):
+        return self._nested_attribute(super().parse_optional_type)
+
+    def _nested_attribute(self, parse):
+        if self._attribute_depth >= MAX_NESTING:
+            self._too_deep("attributes and types")
+        self._attribute_depth += 1
+        try:
+            return parse()
+        finally:
+            self._attribute_depth -= 1
 
     def skip_ignored_op(self, name: str) -> Operation:
         """The rest of an ignored host-side op (custom form), to the end of its line and its brackets."""
@@ -137,6 +226,7 @@ class LocatedParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        self._op_names.append(_op_name_at(self.lexer.input.content, start))
         self._ignored_results = _result_count(self.lexer.input.content, start)
         try:
             op = super().parse_operation()
@@ -147,9 +237,37 @@ class LocatedParser(Parser):
             prefix = f"'{name}' op " if name else ""
             message = str(e.args[0]) if e.args else str(e)
             self.raise_error(f"{prefix}{message}", start, self._current_token.span.start)
+        except _PARSER_BUGS as e:
+            # xDSL's custom parsers assert or index where they should report (`alignment = 4 :
+            # f16`, a float literal its type cannot hold): an error at the op, not a traceback.
+            name = _op_name_at(self.lexer.input.content, start)
+            prefix = f"'{name}' op: " if name else ""
+            self.raise_error(f"{prefix}{_parser_bug_message(e)}", start, self._current_token.span.start)
+        finally:
+            self._op_names.pop()
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start)
         return op
+
+
+_PARSER_BUGS = (AssertionError, ArithmeticError, LookupError, TypeError, AttributeError, MemoryError, NotImplementedError, struct.error)
+
+
+def _parser_bug_message(e: BaseException) -> str:
+    """What an exception from inside xDSL's parser means for the text being parsed."""
+    text = str(e.args[0]) if e.args else ""
+    if isinstance(e, OverflowError) and "pack" in text:
+        return "floating-point literal out of the range of its type"
+    if isinstance(e, struct.error):
+        return "integer literal out of the range of its type"
+    if isinstance(e, OverflowError):
+        return f"value out of range ({text})"
+    if isinstance(e, MemoryError):
+        return "value too large to represent"
+    if isinstance(e, AssertionError) or not text:
+        return "malformed syntax or attribute (an attribute of the wrong kind or type?)"
+    return f"malformed syntax or attribute ({text})"
+
 
 
 IGNORED_DIALECTS = ("cuda",)  # CuTe DSL's host-side ops, types and attributes: read and ignored
@@ -240,6 +358,7 @@ def parse_module(
     allow_implicit_module: bool = True,
 ) -> ModuleOp:
     """Parse MLIR text; parse and attribute-verification failures raise DiagnosticError."""
+    parser: LocatedParser | None = None
     try:
         # Constructing the parser lexes the first token, which can already fail.
         parser = LocatedParser(ctx, text, name, line_offset)
@@ -254,6 +373,11 @@ def parse_module(
         pos = parser._current_token.span
         raise DiagnosticError(
             [parse_error_diagnostic(ParseError(pos, str(e)), line_offset)]
+        ) from None
+    except _PARSER_BUGS as e:
+        pos = parser._current_token.span if parser is not None else Span(0, 0, Input(text, name))
+        raise DiagnosticError(
+            [parse_error_diagnostic(ParseError(pos, _parser_bug_message(e)), line_offset)]
         ) from None
     except ValueError as e:
         # Python itself rejected a token's text, e.g. an integer literal of more than 4300 digits
@@ -278,6 +402,9 @@ def parse_module(
 
 def verify_diagnostics(root: Operation) -> list[Diagnostic]:
     """Run every op's verifier (structure, IRDL constraints, verify_) and report each failure at its op."""
+    from tmem_dialect.ir_checks import ir_diagnostics
+    from tmem_dialect.kernel_checks import attribute_diagnostics
+
     found: list[Diagnostic] = []
     failed: set[Operation] = set()
     for op in root.walk():
@@ -286,18 +413,29 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
         except VerifyException as e:
             message = str(e.args[0]) if e.args else str(e)
             message = message.removeprefix("Operation does not verify: ")
+            if message.startswith(("Redefinition of symbol", "Operation using value defined out of its")):
+                continue  # ir_checks reports these at the op at fault, not at the module or function
             found.append(error(op, message))
             failed.add(op)
         except ValueError as e:
             found.append(error(op, f"malformed IR: {e}"))
             failed.add(op)
         except Exception as e:  # noqa: BLE001 -- a verifier bug must still end as a diagnostic
+            if type(e) is Exception and e.args:
+                # Some xDSL verifiers (memref.load/store) raise a bare Exception for invalid IR.
+                found.append(error(op, f"'{op.name}' op: {e.args[0]}"))
+                failed.add(op)
+                continue
             failed.add(op)
             if _has_failed_ancestor(op, failed):
                 continue  # e.g. func.return reading a malformed func.func: a consequence, not news
             found.append(
                 error(op, f"internal error in the verifier of '{op.name}': {type(e).__name__}: {e}")
             )
+    if not found:
+        # Whole-module rules; they assume every op verified (operands of the right kinds).
+        found.extend(ir_diagnostics(root))
+        found.extend(attribute_diagnostics(root))
     return found
 
 

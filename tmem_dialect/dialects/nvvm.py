@@ -132,7 +132,7 @@ class WaitKindAttr(Bracketed, EnumAttribute[WaitKind]):
 
 
 @irdl_attr_definition
-class ShflKindAttr(EnumAttribute[ShflKind]):
+class ShflKindAttr(Bracketed, EnumAttribute[ShflKind]):
     name = "nvvm.shfl_kind"
 
 
@@ -610,9 +610,37 @@ class ShflSyncOp(IRDLOperation):
     mask_and_clamp = operand_def(i32)
     res = result_def()
 
-    assembly_format = (
-        "$kind $thread_mask `,` $val `,` $offset `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
-    )
+    # Upstream prints the kind bare here (`nvvm.shfl.sync idx ...`) but bracketed in the generic
+    # form (`#nvvm.shfl_kind<idx>`); a declarative format would print ShflKindAttr's brackets.
+    @classmethod
+    def parse(cls, parser: Parser) -> ShflSyncOp:
+        kind = ShflKindAttr(parser.parse_str_enum(ShflKind))
+        unresolved = [parser.parse_unresolved_operand()]
+        for _ in range(3):
+            parser.parse_punctuation(",")
+            unresolved.append(parser.parse_unresolved_operand())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        val_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        types = (i32, val_type, i32, i32)
+        op = cls.create(
+            operands=[parser.resolve_operand(u, ty) for u, ty in zip(unresolved, types)],
+            result_types=[res_type],
+            properties={"kind": kind},
+            attributes=attributes,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data.value} ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.val.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.res.type)
 
     def verify_(self) -> None:
         # (upstream's return_value_and_is_valid form, a struct with the valid bit, is not modelled)

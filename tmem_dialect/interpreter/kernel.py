@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,13 +115,13 @@ def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
         found = SymbolTable.lookup_symbol(module, name)
         if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
             names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
-            raise _fail(FindingKind.NO_KERNEL, None, f"no function named '{name}' in the module (kernels: {names})")
+            raise _fail(FindingKind.NO_KERNEL, module, f"no function named '{name}' in the module (kernels: {names})")
         return found
     kernels = kernels_of(module)
     if len(kernels) != 1:
         raise _fail(
             FindingKind.NO_KERNEL,
-            None,
+            module,
             f"the module has {len(kernels)} kernels; name one with kernel=... (--kernel)",
         )
     return kernels[0]
@@ -233,11 +236,20 @@ def _global_data(op: Operation) -> tuple[str, int, tuple[int, ...], np.dtype, An
     return op.sym_name.data, int(np.prod(shape)) * dtype.itemsize, shape, dtype, init_values, shared
 
 
+MAX_GLOBAL_BYTES = 1 << 30  # what one run may allocate for a global (buffers are 4 GiB apart)
+
+
 def _setup_globals(machine: Machine, module: ModuleOp) -> None:
     for op in module.ops:
         if not isinstance(op, (llvm.GlobalOp, memref.GlobalOp)):
             continue
         name, nbytes, shape, dtype, init, shared = _global_data(op)
+        if shared and nbytes > isa.MAX_SHARED_BYTES_PER_CTA:
+            raise _fail(FindingKind.RESOURCE_LIMIT, op, f"shared global '@{name}' takes {nbytes} bytes; a CTA has at most "
+                                            f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory")
+        if not shared and nbytes > MAX_GLOBAL_BYTES:
+            raise _fail(FindingKind.UNSUPPORTED, op, f"global '@{name}' takes {nbytes} bytes; the interpreter holds "
+                                           f"globals of at most {MAX_GLOBAL_BYTES} bytes")
         count = max(nbytes // dtype.itemsize, 1)
 
         def make() -> np.ndarray:
@@ -258,6 +270,18 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
             buf = machine.memory.add_global(f"@{name}", make())
             machine.globals[name] = [buf] * len(machine.ctas)
         machine.global_shapes[name] = (shape, dtype)
+
+
+def _zero_args(kernel: Kernel) -> list[Any]:
+    """A zero-filled buffer for each statically shaped memref parameter (the run gave no args)."""
+    out = []
+    for i, t in enumerate(_function_type(kernel)):
+        if isinstance(t, MemRefType) and all(d >= 0 for d in t.get_shape()):
+            out.append(np.zeros(tuple(t.get_shape()), dtype=V.element_dtype(t.get_element_type())))
+        else:
+            raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} has type {t}: give its value (--arg); only "
+                                             "statically shaped memrefs are zero-filled by default")
+    return out
 
 
 def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[list[Any], list[Any]]:
@@ -328,10 +352,10 @@ def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) ->
 
 
 def run_kernel(
-    source: str | ModuleOp,
+    source: str | os.PathLike[str] | ModuleOp,
     kernel: str | None = None,
     threads: int | None = None,
-    args: Sequence[Any] = (),
+    args: Sequence[Any] | None = (),
     cta_pair: bool = False,
     *,
     ptx_version: tuple[int, int] | str = isa.DEFAULT_PTX_VERSION,
@@ -339,18 +363,27 @@ def run_kernel(
     max_warp_ops: int = Options.max_warp_ops,
     schedule: str = Options.schedule,
     filename: str = "<input>",
+    progress: bool = False,
     on_machine: Callable[[Machine], None] | None = None,
 ) -> RunResult:
     """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
 
     `args` are numpy arrays (memref and pointer parameters, copied: `result.args` holds them after
-    the run) or numbers (scalar parameters). Errors, warnings and notes are in the result; this
+    the run) or numbers (scalar parameters); `args=None` zero-fills every statically shaped memref
+    parameter (and needs no other kind). `source` may be a path (pathlib.Path). Errors, warnings
+    and notes are in the result; this
     function raises only for a bug in the interpreter itself. `ptx_version` selects the ordering
     rules (9.4 pipelines same-warp st->ld, st->st, ld->st); `conservative` adds a note for every
     use of tcgen05.ld registers before wait::ld; `schedule` picks the interleaving of warps (the
-    findings must not depend on it). `on_machine`, when given, is called with the machine just
-    before the warps start (an observation hook: tools.pictures records TMEM maps through it).
+    findings must not depend on it). `progress` prints the count of interpreted operations to
+    stderr every second while the run lasts (tmem-run does on a terminal). `on_machine`, when
+    given, is called with the machine just before the warps start (an observation hook:
+    tools.pictures records TMEM maps through it).
     """
+    if isinstance(source, os.PathLike):
+        filename = os.fspath(source) if filename == "<input>" else filename
+        with open(source, encoding="utf-8") as f:
+            source = f.read()
     if isinstance(ptx_version, str):
         ptx_version = rules_version(ptx_version)
     options = Options(ptx_version=ptx_version, conservative=conservative, max_warp_ops=max_warp_ops,
@@ -361,17 +394,17 @@ def run_kernel(
         try:
             module = parse_module(make_context(), source, filename)
         except diag.DiagnosticError as e:
-            return RunResult(list(args), [Finding(FindingKind.PARSE, d) for d in e.diagnostics], sources=sources)
+            return RunResult(list(args or ()), [Finding(FindingKind.PARSE, d) for d in e.diagnostics], sources=sources)
     else:
         module = source
     broken = verify_diagnostics(module)
     if broken:
-        return RunResult(list(args), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
+        return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
     try:
         k = find_kernel(module, kernel)
         dims = block_dims(k, threads)
     except _Setup as e:
-        return RunResult(list(args), e.findings, sources=sources)
+        return RunResult(list(args or ()), e.findings, sources=sources)
     ctas = 2 if cta_pair else 1
     machine = Machine(int(np.prod(dims)), ctas, options)
     warps = [_new_warp(module, machine, w, dims, ctas) for w in range(machine.warp_count)]
@@ -383,14 +416,16 @@ def run_kernel(
     machine.warp_interpreters = warps
     problems = precheck(module, k, warps[0])
     if problems:
-        return RunResult(list(args), problems, sources=sources)
+        return RunResult(list(args or ()), problems, sources=sources)
     try:
         _setup_globals(machine, module)
+        if args is None:
+            args = _zero_args(k)
         arg_values, arrays = _setup_args(machine, k, args)
     except _Setup as e:
-        return RunResult(list(args), e.findings, sources=sources)
+        return RunResult(list(args or ()), e.findings, sources=sources)
     except V.UnsupportedType as e:
-        return RunResult(list(args), [Finding(FindingKind.UNSUPPORTED, diag.error(k, str(e)))], sources=sources)
+        return RunResult(list(args or ()), [Finding(FindingKind.UNSUPPORTED, diag.error(k, str(e)))], sources=sources)
 
     def body(w: WarpInterpreter) -> None:
         try:
@@ -415,7 +450,8 @@ def run_kernel(
 
     if on_machine is not None:
         on_machine(machine)
-    machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
+    with _progress(machine, progress):
+        machine.scheduler.run([lambda w=w: body(w) for w in warps], machine.deadlock)
     producers.finish(machine)  # issue 10: stuck mbarrier waits, unfinished phases
     stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)
     if not stopped:
@@ -429,6 +465,29 @@ def run_kernel(
         machine.cells_moved,
         sources,
     )
+
+
+@contextmanager
+def _progress(machine: Machine, enabled: bool) -> Iterator[None]:
+    """While the run lasts, a line on stderr saying how far it is (rewritten in place)."""
+    if not enabled:
+        yield
+        return
+    done = threading.Event()
+
+    def report() -> None:
+        while not done.wait(1.0):
+            print(f"\rtmem-run: {machine.total_ops} warp operations of at most "
+                  f"{machine.options.max_warp_ops}...", end="", file=sys.stderr, flush=True)
+
+    reporter = threading.Thread(target=report, name="tmem-run progress", daemon=True)
+    reporter.start()
+    try:
+        yield
+    finally:
+        done.set()
+        reporter.join()
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 def _finding_order(f: Finding) -> tuple:

@@ -1,6 +1,6 @@
 """The tcgen05 ISA tables, one module per family; `from tmem_dialect import isa` sees them all.
 
-This package is the single source of truth for the static facts of ../shared/TMEM_FACTS.md and
+This package is the single source of truth for the static facts of docs/tmem_facts.md and
 the PTX ISA sections each module cites. Verifiers, passes, the lowering and the interpreter ask
 it; none of them re-derive these facts.
 - core: TMEM geometry, tcgen05.ld/st shapes and fragments, alloc nCols, PTX targets;

@@ -1,6 +1,6 @@
 """TMEM geometry and tcgen05.ld/st: shapes, legal nums, register counts, fragment maps, nCols, PTX targets.
 
-This module is the single source of truth for the static facts of ../shared/TMEM_FACTS.md.
+This module is the single source of truth for the static facts of docs/tmem_facts.md.
 Verifiers, passes, the lowering and the interpreter ask it; none of them re-derive these facts.
 """
 
@@ -399,3 +399,13 @@ def wait_mnemonic(load: bool) -> str:
 def fence_mnemonic(before: bool) -> str:
     """`tcgen05.fence::before_thread_sync` / `::after_thread_sync` (no .sync.aligned [ptxas])."""
     return f"tcgen05.fence::{'before' if before else 'after'}_thread_sync"
+
+
+# ---------------------------------------------------------------------------------------------
+# Limits of an sm_100 CTA (CUDA C++ Programming Guide, "Technical Specifications per Compute
+# Capability", 10.0; ptxas 13.0 reports the shared limit as 0x38c00 bytes).
+# ---------------------------------------------------------------------------------------------
+
+MAX_THREADS_PER_CTA = 1024  # PTX ISA, "Thread Hierarchy": also conventions.MAX_THREADS_PER_BLOCK
+REGISTERS_PER_SM = 65536  # 32-bit registers; a CTA's threads share them
+MAX_SHARED_BYTES_PER_CTA = 232448  # 227 KiB of static shared memory

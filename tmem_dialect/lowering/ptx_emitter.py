@@ -167,8 +167,8 @@ class _ModuleEmitter:
         if self.version > isa.MAX_PTX_VERSION:
             v = isa.MAX_PTX_VERSION
             raise DiagnosticError(
-                [error(None, f"PTX ISA {self.version[0]}.{self.version[1]} is newer than "
-                             f"{v[0]}.{v[1]}, the newest this target emits for")]
+                [error(None, f"-t ptx: version={self.version[0]}.{self.version[1]} is newer than PTX ISA "
+                             f"{v[0]}.{v[1]}, the newest version this target emits")]
             )
         lines = [
             _Line("//"),
@@ -316,7 +316,10 @@ class _FunctionEmitter:
         return self.values[value]
 
     def operand(self, value: SSAValue, i: int = 0) -> Operand:
-        return self.operands(value)[i]
+        found = self.operands(value)
+        if i >= len(found):  # e.g. a vector kernel parameter, already reported at the kernel
+            raise _Unsupported(f"uses element {i} of a value that has {len(found)} in registers")
+        return found[i]
 
     def reg(self, value: SSAValue, i: int = 0) -> Reg:
         """Element i of `value` in a register, moved there at its definition if it is folded."""
@@ -1017,8 +1020,12 @@ class _FunctionEmitter:
         self.out(f"bar.arrive {barrier}, {self.reg_or_imm(op.numberOfThreads)};")
 
     def ncols(self, value: SSAValue) -> str:
-        # A constant nCols stays an immediate, so ptxas checks it (it cannot check a register).
-        return str(self.reg_or_imm(value))
+        # A constant nCols stays an immediate, so ptxas checks it (it cannot check a register);
+        # one that folding found (16 - 2) is checked here first, with our message.
+        found = self.reg_or_imm(value)
+        if isinstance(found, Imm) and (problem := isa.ncols_error(found.signed)):
+            raise _Unsupported(problem)
+        return str(found)
 
     def tcgen05_alloc(self, op: nvvm.Tcgen05AllocOp) -> None:
         shared = pointer_address_space(op.addr.type) == SHARED_ADDRESS_SPACE

@@ -83,7 +83,9 @@ def run_ptxas(ptx: str, arch: str, ptxas: str | None = None) -> PtxasResult:
             raise PtxasNotRunnable(f"ptxas '{exe}' did not finish within {TIMEOUT_SECONDS:g} s") from None
         except OSError as e:
             raise PtxasNotRunnable(f"could not run ptxas '{exe}': {e.strerror or e}") from None
-    output = (proc.stdout + proc.stderr).strip()
+        # ptxas names the temporary files, which are gone once it returns: name the PTX instead.
+        output = (proc.stdout + proc.stderr).strip().replace(str(source), "<emitted PTX>")
+        output = output.replace(str(Path(tmp) / "module.cubin"), "<cubin>")
     if proc.returncode != 0 and not output:
         output = f"'{exe}' {_exit_status(proc.returncode)} and printed nothing"
     return PtxasResult(proc.returncode == 0, parse_messages(output), output)
@@ -125,12 +127,13 @@ def ptxas_diagnostics(module: PTXModule, result: PtxasResult) -> list[Diagnostic
         if op is None and (named := _FUNCTION.search(m.text)):
             op = module.symbol_ops.get(named["name"])  # "Function 'k' uses ...": point at the kernel
         make = error if m.severity is Severity.ERROR else warning
-        d = make(op, f"ptxas: {m.text}")
+        # A message ptxas gives no line or function for is about the whole PTX module.
+        d = make(op, f"ptxas: {m.text}" if op is not None else f"--ptxas-check: ptxas: {m.text}")
         if m.line is not None and 0 < m.line <= len(lines):
             d.attach_note(f"in PTX line {m.line}: {lines[m.line - 1].strip()}", op)
         found.append(d)
     if not result.ok and not any(d.severity is Severity.ERROR for d in found):
-        found.append(error(None, f"ptxas failed: {result.output or 'no message'}"))
+        found.append(error(None, f"--ptxas-check: ptxas failed: {result.output or 'no message'}"))
     return found
 
 

@@ -18,10 +18,12 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
+    Signedness,
     StridedLayoutAttr,
     UnitAttr,
     VectorType,
@@ -113,7 +115,7 @@ class ConvertTcgen05ToNVVMPass(ModulePass):
                 [error(op, f"index-bitwidth must be 32 or 64, got {self.index_bitwidth}")]
             )
         converter = TypeConverter(self.index_bitwidth)
-        if problems := legality_errors(op):
+        if problems := legality_errors(op) or _index_constant_errors(op, self.index_bitwidth):
             raise DiagnosticError(problems)
         lower_structured_control_flow(op)
         _walk(op, memory_patterns(converter))
@@ -127,6 +129,20 @@ class ConvertTcgen05ToNVVMPass(ModulePass):
             if o is not op and not o.name.startswith(PASS_THROUGH_DIALECTS)
         ]:
             raise DiagnosticError(leftovers)
+
+
+def _index_constant_errors(module: ModuleOp, bitwidth: int) -> list[Diagnostic]:
+    """index constants that the index-bitwidth integer cannot hold (a signed or unsigned value)."""
+    low, high = -(1 << (bitwidth - 1)), 1 << bitwidth
+    found = []
+    for o in module.walk():
+        if isinstance(o, arith.ConstantOp) and isinstance(_element(o.result.type), IndexType):
+            values = o.value.get_values() if not isinstance(o.value, IntegerAttr) else [o.value.value.data]
+            bad = next((int(v) for v in values if not low <= int(v) < high), None)
+            if bad is not None:
+                found.append(error(o, f"index constant {bad} does not fit in i{bitwidth} "
+                                      f"(index-bitwidth={bitwidth})"))
+    return found
 
 
 def _walk(module: ModuleOp, patterns: list) -> None:  # type: ignore[type-arg]
@@ -179,6 +195,8 @@ def _function_errors(f: func.FuncOp | llvm.FuncOp) -> list[Diagnostic]:
                 found.append(error(f, f"parameter {i}: {why}"))
             elif memref_address_space(t) != GLOBAL_ADDRESS_SPACE:
                 found.append(error(f, f"parameter {i}: a parameter memref must be in global memory, got {t}"))
+        elif (why := _type_error(t)) is not None and isinstance(t, IntegerType):
+            found.append(error(f, f"parameter {i}: {why}"))
         elif kernel and not isinstance(t, SCALAR_TYPES):
             found.append(error(f, f"kernel parameter {i} has type {t}; kernel parameters are integers, "
                                   "index, floats or memrefs"))
@@ -263,6 +281,8 @@ def _element(t: Attribute) -> Attribute:
 
 
 def _type_error(t: Attribute, memref_ok: bool = False) -> str | None:
+    if isinstance(_element(t), IntegerType) and _element(t).signedness.data is not Signedness.SIGNLESS:
+        return f"type {t}: only signless integers lower to the llvm dialect (it has no signed or unsigned types)"
     if isinstance(t, VectorType):
         if t.get_num_dims() != 1 or t.get_num_scalable_dims():
             return f"type {t}: only 1-D fixed-size vectors can be lowered"

@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
 from tmem_dialect.findings import FindingKind
+from tmem_dialect.kernel_checks import kernel_diagnostics
 from tmem_dialect.passes.analysis import (
     KernelAnalysis,
     Options,
@@ -39,7 +40,8 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
             analysis = KernelAnalysis(function, options)
             found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
             found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees))
-            found.extend(_mixed_cta_groups(analysis))
+            found.extend(_pair_warning(analysis))
+            found.extend(kernel_diagnostics(function, module))
             found.extend(analysis.run().items())
     return sorted(found, key=lambda kd: _position(kd[1]))
 
@@ -64,27 +66,17 @@ def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnos
     return []
 
 
-def _mixed_cta_groups(analysis: KernelAnalysis) -> list[tuple[FindingKind, Diagnostic]]:
-    """All tcgen05 instructions of a kernel use the same cta_group [ptxas rejects mixing];
-    with cta_group::2 the peer CTA's part is beyond a one-CTA analysis (said as a warning)."""
-    first: tuple[int, Operation] | None = None
-    found: list[tuple[FindingKind, Diagnostic]] = []
+def _pair_warning(analysis: KernelAnalysis) -> list[tuple[FindingKind, Diagnostic]]:
+    """With cta_group::2, the peer CTA's part is beyond a one-CTA analysis (said as a warning)."""
     for op, effect in analysis.effects.items():
-        if effect.cta_group is None:
-            continue
-        if first is None:
-            first = (effect.cta_group, op)
-            if effect.cta_group == 2:
-                diag = warning(op, "cta_group::2: the peer CTA's half of the allocation (the same "
-                               "alloc/dealloc in one warp of the peer, cluster barriers before "
-                               "them) is not checked; this CTA's half is")
-                found.append((FindingKind.UNSUPPORTED, diag))
-        elif effect.cta_group != first[0]:
-            diag = error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
-                         f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
-                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
-            found.append((FindingKind.CTA_GROUP_MISMATCH, diag))
-    return found
+        if effect.cta_group is not None:
+            if effect.cta_group != 2:
+                return []
+            diag = warning(op, "cta_group::2: the peer CTA's half of the allocation (the same "
+                           "alloc/dealloc in one warp of the peer, cluster barriers before "
+                           "them) is not checked; this CTA's half is")
+            return [(FindingKind.UNSUPPORTED, diag)]
+    return []
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import os
 import stat
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -23,6 +26,7 @@ from tmem_dialect.diagnostics import (
     Severity,
     capture,
 )
+from tmem_dialect.version import __version__
 from tmem_dialect.dialects import all_dialects
 from tmem_dialect.ir import parse_module, verify_or_raise
 from tmem_dialect.tools import expected_diagnostics, input_format
@@ -31,43 +35,73 @@ from tmem_dialect.tools.registry import project_passes, project_targets
 SPLIT_MARKER = "// -----"
 
 
+@functools.cache
+def multiverse() -> Universe:
+    """xDSL's registry of every installed dialect, pass and target, read once per process.
+
+    Universe.get_multiverse() scans the installed packages' entry points on each call (about
+    0.2 s), and xDSLOptMain asks three times per run.
+    """
+    return Universe.get_multiverse()
+
+
 class TmemOptMain(xDSLOptMain):
     """xdsl-opt with our registrations; runs each input chunk and reports diagnostics at ops."""
 
-    version_format = "tmem-opt (tmem-dialect) built on xdsl {xdsl_version}"
+    version_format = "tmem-opt (tmem-dialect {version}) built on xdsl {{xdsl_version}}".format(
+        version=__version__
+    )
 
     def register_all_dialects(self) -> None:
-        dialects = dict(Universe.get_multiverse().all_dialects)
+        dialects = dict(multiverse().all_dialects)
         dialects.update(all_dialects())
         for name, factory in dialects.items():
             self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
-        super().register_all_passes()
-        for name, factory in project_passes().items():
+        for name, factory in {**multiverse().all_passes, **project_passes()}.items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
-        super().register_all_targets()
+        for name, factory in multiverse().all_targets.items():
+            self.available_targets.setdefault(name, factory)
         self.available_targets.update(project_targets())
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        from tmem_dialect.tools.cli_help import tmem_first_help
         from tmem_dialect.tools.registry import register_target_arguments
 
         register_target_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--list-passes", action="store_true",
+            help="list our passes with a one-line description and their options, then exit",
+        )
         input_format.add_arguments(arg_parser)
+        tmem_first_help(arg_parser, self.available_passes)
 
     def setup_pipeline(self) -> None:
-        def verify_between(
-            previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
-        ) -> None:
+        """The pass pipeline, verifying between passes (at the ops), and timing and printing
+        between them as --time-passes and --print-between-passes ask (to stderr, as mlir-opt)."""
+        from tmem_dialect.tools.cli_help import check_pipeline_spec
+
+        check_pipeline_spec(self.available_passes, self.args.passes)
+        started = time.perf_counter()
+
+        def between(previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+            nonlocal started
+            if previous is not None and self.args.time_passes:
+                print(f"tmem-opt: pass '{previous.name}' took {time.perf_counter() - started:.4f} s",
+                      file=sys.stderr)
             if previous is not None and not self.args.disable_verify:
                 verify_or_raise(module)
+            if previous is not None and following is not None and self.args.print_between_passes:
+                print(f"// -----// IR after {previous.name} //----- //", file=sys.stderr)
+                Printer(stream=sys.stderr).print_op(module)
+                print(file=sys.stderr)
+            started = time.perf_counter()
 
-        self.pipeline = PassPipeline.parse_spec(
-            self.available_passes, self.args.passes, verify_between
-        )
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, between)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         """Our targets also take their command-line options (--ptxas-check, --ptx-arch, ...)."""
@@ -97,12 +131,7 @@ class TmemOptMain(xDSLOptMain):
     def chunks(self, text: str) -> list[tuple[str, int]]:
         if not self.args.split_input_file:
             return [(text, 0)]
-        pieces = text.split(SPLIT_MARKER)
-        out, line = [], 0
-        for piece in pieces:
-            out.append((piece, line))
-            line += piece.count("\n")
-        return out
+        return split_input(text)
 
     def process_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, transform and emit one chunk; DiagnosticError on any failure."""
@@ -149,8 +178,19 @@ class TmemOptMain(xDSLOptMain):
             raise InputError(f"tmem-opt: error: -t ptx: {e}") from None
         if problem := isa.ptx_target_error(version, target.arch):  # type: ignore[attr-defined]
             raise InputError(f"tmem-opt: error: -t ptx: {problem}")
+        if version > isa.MAX_PTX_VERSION:
+            newest = "%d.%d" % isa.MAX_PTX_VERSION
+            raise InputError(
+                f"tmem-opt: error: -t ptx: version={version[0]}.{version[1]} is newer than PTX ISA "
+                f"{newest}, the newest version this target emits (use version={newest} or older)"
+            )
 
     def run(self) -> int:  # type: ignore[override]
+        if self.args.list_passes:
+            from tmem_dialect.tools.cli_help import list_passes
+
+            print(list_passes(self.available_passes))
+            return 0
         self.check_target_options()
         try:
             text, name = self.read_input()
@@ -245,10 +285,35 @@ def decode_input(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        what = "standard input" if name == "<stdin>" else f"input file '{name}'"
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise InputError(
-            f"error: {what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+            f"{name}:{line}:{column}: error: invalid UTF-8 byte 0x{data[e.start]:02x} "
+            "(the input must be UTF-8 text)"
         ) from None
+
+
+def split_input(text: str) -> list[tuple[str, int]]:
+    """The pieces of a `--split-input-file` input with the line each starts at.
+
+    A split marker is a line that is `// -----` (as in mlir-opt); the text in a comment that
+    mentions the marker does not split.
+    """
+    out: list[tuple[str, int]] = []
+    piece: list[str] = []
+    start = line = 0
+    for text_line in text.splitlines(keepends=True):
+        if text_line.strip() == SPLIT_MARKER:
+            out.append(("".join(piece), start))
+            piece, start = [], line + 1
+            # The marker line itself is blank in the piece after it, keeping line numbers.
+            piece.append("\n")
+            start -= 1
+        else:
+            piece.append(text_line)
+        line += 1
+    out.append(("".join(piece), start))
+    return out
 
 
 class InputError(Exception):
@@ -260,15 +325,90 @@ def _first_line(e: BaseException) -> str:
     return text.strip() or type(e).__name__
 
 
+class OutputError(OSError):
+    """Standard output could not be written (a full disk, a closed descriptor)."""
+
+
+class _CheckedStdout:
+    """sys.stdout, with write failures raised as OutputError (a broken pipe stays BrokenPipeError)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _call(self, method: str, *args):
+        if self._stream is None:
+            raise OutputError(errno.EBADF, "standard output is closed")
+        try:
+            return getattr(self._stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as e:  # ValueError: "I/O operation on closed file"
+            code = getattr(e, "errno", None) or errno.EBADF
+            raise OutputError(code, os.strerror(code)) from None
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            self._call("flush")
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the exit-time flush is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+    sys.stdout = None  # type: ignore[assignment]
+
+
 def run_tool(
     make: Callable[[Sequence[str] | None], object],
     tool_name: str,
     args: Sequence[str] | None = None,
 ) -> int:
-    """Run a command-line tool; any unexpected Python exception becomes a one-line internal error."""
+    """Run a command-line tool; any unexpected Python exception becomes a one-line internal error.
+
+    Standard output that cannot be written ends the tool with a one-line error (exit 1); a reader
+    that went away (`tmem-opt ... | head`) ends it quietly, with the status of a SIGPIPE (141).
+    """
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 -- lives as long as the process
+    real_stdout = sys.stdout
+    sys.stdout = _CheckedStdout(real_stdout)  # type: ignore[assignment]
+    try:
+        code = _run_tool(make, tool_name, args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141
+    except OutputError as e:
+        print(f"{tool_name}: error: could not write to standard output: {e.strerror}", file=sys.stderr)
+        if real_stdout is not None:
+            _quiet_stdout()
+        return 1
+    finally:
+        if isinstance(sys.stdout, _CheckedStdout):
+            sys.stdout = real_stdout
+
+
+def _run_tool(
+    make: Callable[[Sequence[str] | None], object],
+    tool_name: str,
+    args: Sequence[str] | None,
+) -> int:
     try:
         tool = make(args)
         return tool.run()  # type: ignore[attr-defined]
+    except (BrokenPipeError, OutputError):
+        raise
     except DiagnosticError as e:
         for d in e.diagnostics:
             print(d.render(), file=sys.stderr)

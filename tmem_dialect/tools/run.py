@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
+from tmem_dialect.version import __version__
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.tools import expected_diagnostics, input_format
 from tmem_dialect.tools.opt import InputError, _first_line, decode_input, run_tool
@@ -24,7 +26,8 @@ _DTYPES = {
 }
 ARG_HELP = (
     "a kernel argument, in parameter order: TYPE:SIZE for a zero-filled buffer, TYPE:SIZE=iota "
-    "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + ")"
+    "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + "); "
+    "without any --arg, statically shaped memref parameters are zero-filled"
 )
 
 
@@ -135,6 +138,29 @@ def _diagnostic_json(d: Diagnostic) -> dict:
     }
 
 
+def _cascade_key(d: Diagnostic) -> tuple:
+    """Findings of one cause at one op differ only in their warp, thread, lane or column numbers."""
+    return (str(d.location), d.severity, re.sub(r"\d+", "#", d.message))
+
+
+def summarize(diagnostics: list[Diagnostic]) -> tuple[list[tuple[Diagnostic, int]], str]:
+    """(each distinct finding with how many more of the same cascade followed it, the summary line)."""
+    groups: dict[tuple, list[Diagnostic]] = {}
+    for d in diagnostics:
+        groups.setdefault(_cascade_key(d), []).append(d)
+    shown = [(g[0], len(g) - 1) for g in groups.values()]
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in diagnostics)
+    plural = lambda n, w: f"{n} {w}{'' if n == 1 else 's'}"  # noqa: E731
+    return shown, f"tmem-run: {plural(errors, 'error')}, {plural(warnings, 'warning')}"
+
+
+def _xdsl_version() -> str:
+    from importlib.metadata import version
+
+    return version("xdsl")
+
+
 def _findings_json(result, severity: Severity) -> list[dict]:
     """The findings of one severity; each names its kind by the FindingKind's stable spelling."""
     return [{"kind": f.kind.value, **_diagnostic_json(f.diagnostic)}
@@ -150,6 +176,8 @@ class TmemRun:
             description="Run a tcgen05 or NVVM kernel on an exact model of Tensor Memory and report misuse.",
         )
         parser.add_argument("input_file", help="MLIR file ('-' for stdin)")
+        parser.add_argument("--version", action="version",
+                            version=f"tmem-run (tmem-dialect {__version__}) built on xdsl {_xdsl_version()}")
         parser.add_argument("--kernel", help="kernel function (default: the only kernel in the file)")
         parser.add_argument("--threads", type=int, help="threads per CTA (default: the kernel's reqntid)")
         parser.add_argument("--arg", action="append", default=[], metavar="SPEC", help=ARG_HELP)
@@ -206,7 +234,7 @@ class TmemRun:
         except OSError as e:
             raise InputError(f"tmem-run: error: could not open input file '{name}': {e.strerror}") from None
         name = "<stdin>" if name == "-" else name
-        values = [parse_arg(s) for s in a.arg]
+        values = [parse_arg(s) for s in a.arg] if a.arg else None
         source = text
         if input_format.is_ptx(a, a.input_file):
             try:
@@ -219,6 +247,7 @@ class TmemRun:
             kernel=a.kernel,
             threads=a.threads,
             args=values,
+            progress=sys.stderr.isatty() and not a.json,
             cta_pair=a.cta_pair,
             ptx_version=rules_version(a.ptx_version),
             conservative=a.conservative,
@@ -234,19 +263,26 @@ class TmemRun:
             if map_error:
                 print(map_error, file=sys.stderr)
             return 1 if problems or map_error else 0
+        started = result.warp_ops > 0  # setup failures (no kernel, bad args) never ran a warp
         if a.json:
             print(json.dumps({
-                "args": [_json_values(v) for v in result.args],
+                "args": [_json_values(v) for v in result.args] if started else [],
                 "errors": _findings_json(result, Severity.ERROR),
                 "warnings": _findings_json(result, Severity.WARNING),
                 "notes": _findings_json(result, Severity.NOTE),
                 "warp_ops": result.warp_ops,
             }, indent=1, allow_nan=False))
-        else:
+        elif started:
             for i, v in enumerate(result.args):
                 print(_buffer_text(i, v, a.print_full))
-        for d in result.diagnostics:
+        shown, summary = summarize(result.diagnostics)
+        for d, more in shown:
             print(d.render({name: text}), file=sys.stderr)
+            if more:
+                print(f"note: and {more} more like it at this op (other warps, threads or cells)",
+                      file=sys.stderr)
+        if result.diagnostics:
+            print(summary, file=sys.stderr)
         if map_error:
             print(map_error, file=sys.stderr)
         return 1 if map_error or any(d.severity is Severity.ERROR for d in result.diagnostics) else 0

@@ -20,6 +20,8 @@ from xdsl.interpreter import (
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.interpreter.sync import Aborted
 from tmem_dialect.interpreter.values import is_uniform as _uniform
 from tmem_dialect.interpreter.values import merge
 from tmem_dialect.interpreter.warp import Branch, WarpInterpreter
@@ -58,6 +60,17 @@ class ControlFunctions(ScfFunctions):
         lb, ub, step, *carried = args
         mask = interpreter.mask
         loop_args = tuple(carried)
+        stuck = mask & (lb < ub) & (step <= 0)
+        if stuck.any():
+            # A step of 0 (or below) never reaches the bound: the loop would run forever.
+            lane = int(np.argmax(stuck))
+            interpreter.machine.report(
+                FindingKind.STEP_LIMIT, "error", op,
+                f"scf.for with step {int(step[lane])} in warp {interpreter.warp} (thread "
+                f"{interpreter.thread_id(lane)}) never reaches its upper bound: the loop does not terminate",
+            )
+            interpreter.machine.scheduler.abort()
+            raise Aborted()
         if _uniform(lb, mask) and _uniform(ub, mask) and _uniform(step, mask):
             lane = int(np.argmax(mask))
             dtype = lb.dtype

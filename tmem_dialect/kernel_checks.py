@@ -1,0 +1,175 @@
+"""Kernel attributes and resources against the ISA and sm_100: block size, tuning directives, shared memory, registers, cta_group.
+
+Two tiers. `attribute_diagnostics` runs at every parse: a kernel attribute of the wrong form (a
+zero or negative size, more than 1024 threads, `nvvm.kernel = 1`) is not a kernel we can reason
+about. `kernel_diagnostics` holds the rules of the target: valid MLIR (iree-opt accepts it) that
+ptxas rejects (cta_group::1 and ::2 mixed, too much shared memory) or whose registers do not fit;
+tmem-verify and the PTX target report them, before ptxas does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr
+from xdsl.ir import Attribute, Operation
+
+from tmem_dialect import conventions, isa
+from tmem_dialect.diagnostics import Diagnostic, error
+from tmem_dialect.findings import FindingKind
+
+KERNEL_ATTRS = (conventions.KERNEL_ATTR, conventions.NVVM_KERNEL_ATTR)
+BLOCK_SIZE_ATTRS = (conventions.REQNTID_ATTR, conventions.NVVM_REQNTID_ATTR, "nvvm.maxntid")
+COUNT_ATTRS = ("nvvm.maxnreg", "nvvm.minctasm")
+I32_MAX = (1 << 31) - 1
+
+
+def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
+    """Every malformed kernel attribute in `module` (checked at parse)."""
+    found: list[Diagnostic] = []
+    for op in module.walk():
+        if isinstance(op, (func.FuncOp, llvm.FuncOp)):
+            found.extend(_check_attributes(op))
+    return found
+
+
+def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
+    """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
+    registers per thread for the declared block size, static shared memory."""
+    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in _mixed_cta_groups(kernel)]
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel))
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, module))
+    return found
+
+
+def kernels(module: Operation) -> Iterator[Operation]:
+    """The kernel functions of `module`."""
+    return (op for op in module.walk() if isinstance(op, (func.FuncOp, llvm.FuncOp)) and conventions.is_kernel(op))
+
+
+def _attr(f: Operation, name: str) -> Attribute | None:
+    found = f.attributes.get(name)
+    return found if found is not None else f.properties.get(name)
+
+
+def block_size(f: Operation) -> tuple[int, int, int] | None:
+    """The kernel's reqntid (x, y, z) when it declares a well-formed one."""
+    try:
+        return conventions.reqntid(f)
+    except ValueError:
+        return None
+
+
+def _check_attributes(f: Operation) -> Iterator[Diagnostic]:
+    for name in KERNEL_ATTRS:
+        attr = _attr(f, name)
+        if attr is not None and not isinstance(attr, UnitAttr):
+            yield error(f, f"'{name}' is a unit attribute (written alone), got {attr}")
+    for name in BLOCK_SIZE_ATTRS:
+        attr = _attr(f, name)
+        if attr is None:
+            continue
+        if not (isinstance(attr, DenseArrayBase) and isinstance(attr.elt_type, IntegerType)
+                and attr.elt_type.width.data == 32):
+            yield error(f, f"'{name}' must be an array<i32: ...> of 1 to 3 sizes, got {attr}")
+            continue
+        dims = [int(v) for v in attr.get_values()]
+        if not 1 <= len(dims) <= 3:
+            yield error(f, f"'{name}' must have 1 to 3 sizes (x, y, z), got {len(dims)}")
+        elif any(not 1 <= d <= I32_MAX for d in dims):
+            yield error(f, f"'{name}' sizes must be positive 32-bit integers, got {', '.join(map(str, dims))}")
+        elif name != "nvvm.maxntid" and (total := _product(dims)) > isa.MAX_THREADS_PER_CTA:
+            yield error(f, f"'{name}' asks for {total} threads ({' x '.join(map(str, dims))}); a CTA has at "
+                           f"most {isa.MAX_THREADS_PER_CTA} threads")
+    for name in COUNT_ATTRS:
+        attr = _attr(f, name)
+        if attr is None:
+            continue
+        if not (isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType)):
+            yield error(f, f"'{name}' must be an integer (e.g. {name} = 1 : i32), got {attr}")
+        elif not 1 <= attr.value.data <= I32_MAX:
+            yield error(f, f"'{name}' must be a positive 32-bit integer, got {attr.value.data}")
+
+
+def _product(dims: list[int]) -> int:
+    total = 1
+    for d in dims:
+        total *= d
+    return total
+
+
+def _mixed_cta_groups(kernel: Operation) -> Iterator[Diagnostic]:
+    """All tcgen05 instructions of a kernel use one cta_group [ptxas: "uses single CTA
+    (.cta_group::1) and CTA pair granularity (.cta_group::2)"]."""
+    from tmem_dialect.dialects.interfaces import tmem_effect
+
+    first: tuple[int, Operation] | None = None
+    for op in kernel.walk():
+        effect = tmem_effect(op)
+        if effect is None or effect.cta_group is None:
+            continue
+        if first is None:
+            first = (effect.cta_group, op)
+        elif effect.cta_group != first[0]:
+            yield error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
+                        f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
+                        "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
+
+
+def _check_registers(kernel: Operation) -> Iterator[Diagnostic]:
+    """Each tcgen05.ld/st message's registers fit the per-thread share of the SM's registers."""
+    from tmem_dialect.dialects.interfaces import tmem_effect
+
+    dims = block_size(kernel)
+    if dims is None:
+        return
+    threads = _product(list(dims))
+    budget = isa.REGISTERS_PER_SM // threads
+    for op in kernel.walk():
+        effect = tmem_effect(op)
+        if effect is None or effect.shape is None or effect.num is None:
+            continue
+        regs = isa.regs_per_thread(effect.shape, effect.num)
+        if regs > budget:
+            yield error(op, f"this message needs {regs} registers per thread, but a CTA of {threads} "
+                            f"threads has at most {budget} ({isa.REGISTERS_PER_SM} registers per SM)")
+
+
+def _check_shared_memory(kernel: Operation, module: Operation) -> Iterator[Diagnostic]:
+    """The shared globals the kernel takes the address of fit the CTA's shared memory."""
+    globals_by_name = {
+        op.sym_name.data: op for op in module.walk() if isinstance(op, llvm.GlobalOp)
+    }
+    used: dict[str, llvm.GlobalOp] = {}
+    for op in kernel.walk():
+        if isinstance(op, llvm.AddressOfOp):
+            g = globals_by_name.get(op.global_name.root_reference.data)
+            if g is not None and g.addr_space is not None and g.addr_space.value.data == 3:
+                used[g.sym_name.data] = g
+    total = 0
+    for g in used.values():
+        size = type_size(g.global_type)
+        if size is None:
+            continue
+        total += size
+        if total > isa.MAX_SHARED_BYTES_PER_CTA:
+            yield error(kernel, f"the kernel's shared globals take at least {total} bytes; a CTA has at most "
+                                f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory").attach_note(
+                f"'@{g.sym_name.data}' takes {size} bytes", g)
+            return
+
+
+def type_size(t: Attribute) -> int | None:
+    """Bytes of an LLVM global's type (None when we cannot tell)."""
+    if isinstance(t, IntegerType):
+        return max(1, (t.width.data + 7) // 8)
+    if isinstance(t, llvm.LLVMArrayType):
+        inner = type_size(t.type)
+        return None if inner is None else inner * t.size.data
+    bits = getattr(t, "bitwidth", None)
+    if isinstance(bits, int):
+        return max(1, bits // 8)
+    if isinstance(t, llvm.LLVMPointerType):
+        return 8
+    return None
