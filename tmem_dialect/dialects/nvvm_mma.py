@@ -311,8 +311,15 @@ class _MmaBase(IRDLOperation, TMEMEffectOp):
             )
             if v is not None
         )
+        extent = None
+        if (raw := constant_int(self.idesc)) is not None:
+            try:
+                extent = isa.d_extent(isa.decode_instr_descriptor(self.isa_kind, raw & 0xFFFFFFFF))
+            except ValueError:
+                pass  # the verifier reports a malformed descriptor
         return TMEMEffect(
-            EffectKind.MMA, self.matrixD, self.cta_group_value, tmem_reads=reads, accumulate=self.enableInputD
+            EffectKind.MMA, self.matrixD, self.cta_group_value, tmem_reads=reads, extent=extent,
+            accumulate=self.enableInputD
         )
 
 

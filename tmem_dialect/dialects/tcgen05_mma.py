@@ -520,11 +520,8 @@ class MmaOp(CtaGroupOp, TMEMEffectOp):
             v for v in (self.a if self.a_in_tmem else None, self.sparse_metadata, self.scale_a, self.scale_b)
             if v is not None
         )  # fmt: skip
-        extent = None
         desc = instr_descriptor_of(self.idesc, self.isa_kind)
-        if desc is not None and desc.d_type.bits == 32:
-            # D's rows spread over all four lane quarters for every M (isa.accumulator_lane)
-            extent = (isa.TMEM_LANES, isa.accumulator_columns(desc.n, desc.d_type))
+        extent = isa.d_extent(desc) if desc is not None else None
         return TMEMEffect(
             EffectKind.MMA,
             self.d,

@@ -51,6 +51,8 @@ class Phase:
 
     release: np.ndarray
     async_done: np.ndarray
+    fenced: np.ndarray
+    """What the arrivals had fenced (tcgen05.fence::before_thread_sync), as a barrier carries it."""
     arrivals: list[tuple[int, Operation | None]] = field(default_factory=list)
 
 
@@ -79,7 +81,8 @@ class MBarrier:
         self.current = self._new_phase()
 
     def _new_phase(self) -> Phase:
-        return Phase(np.zeros(self.warps, dtype=np.int64), np.zeros(self.warps, dtype=np.int64))
+        zeros = lambda: np.zeros(self.warps, dtype=np.int64)  # noqa: E731
+        return Phase(zeros(), zeros(), zeros())
 
     @property
     def parity(self) -> int:
@@ -224,6 +227,7 @@ class MBarriers:
         token = b.phase
         if clock is not None:
             np.maximum(b.current.release, clock.vc, out=b.current.release)
+            np.maximum(b.current.fenced, clock.fenced, out=b.current.fenced)
             clock.tick()
         if async_done is not None:
             np.maximum(b.current.async_done, async_done, out=b.current.async_done)
@@ -324,7 +328,7 @@ class MBarriers:
             # older phase released is included in the newer ones only if the arrivals chained.
             phase = b.completed.get(b.phase - 1)
         if phase is not None:
-            clock.acquire(phase.release)
+            clock.acquire(phase.release, phase.fenced)
             np.maximum(self.tracker.known[warp], phase.async_done, out=self.tracker.known[warp])
             clock.tick()
         return None

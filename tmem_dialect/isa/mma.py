@@ -489,6 +489,14 @@ def accumulator_columns(n: int, d_type: DType) -> int:
     return n
 
 
+def d_extent(desc: InstrDescriptor) -> tuple[int, int] | None:
+    """(lanes, columns) of TMEM an mma writes from its D address, for a 32-bit D: its rows
+    spread over all four lane quarters for every M (accumulator_lane); None when not modelled."""
+    if desc.d_type.bits != 32:
+        return None
+    return (TMEM_LANES, accumulator_columns(desc.n, desc.d_type))
+
+
 # ---- PTX spelling -------------------------------------------------------------------------------
 
 

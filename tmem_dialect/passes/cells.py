@@ -28,7 +28,7 @@ class Certainty(IntEnum):
 
 
 def rects_of(effect: TMEMEffect) -> tuple[Rect, ...] | None:
-    """The cells an access covers relative to its address; None when not modelled (mma, cp)."""
+    """The cells an access covers relative to its address; None when its fields do not fix them."""
     fp = effect.footprint
     if fp is not None:
         return tuple(
@@ -37,6 +37,10 @@ def rects_of(effect: TMEMEffect) -> tuple[Rect, ...] | None:
     if effect.kind is EffectKind.DEALLOC:
         # A dealloc frees whole columns: every lane.
         return ((0, isa.TMEM_LANES, 0, effect.ncols or isa.TMEM_COLUMNS),)
+    if effect.extent is not None:
+        # mma's D, cp's and shift's destination: the lanes and columns the constant fields fix.
+        lanes, columns = effect.extent
+        return ((0, lanes, 0, columns),)
     return None
 
 

@@ -153,6 +153,8 @@ class CrossWarpRules:
             req = cross_thread_requirement(b_info.kind, a_info.kind)
         if req is None:
             return
+        if self._mbarrier_order(a_info, b_info, wa, wb) is not None:
+            return  # ordered through an mbarrier (or reported as released before its wait)
         # Without a declared block size, warp max(wa, wb) may not exist: say so, do not claim.
         exact = exact and self._exists(max(wa, wb))
         if a_escaped is not None:

@@ -87,6 +87,9 @@ class Engine:
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
         self._distance_memo: dict[tuple[Access, OpInfo, int], Certainty] = {}
+        self._mbarrier_keys: dict[Operation, object] = {}
+        self._releases: dict[OpInfo, dict[object, object]] = {}
+        self._acquired_at: dict[OpInfo, frozenset[object]] = {}
         self.solver: ForwardSolver[WarpStates] = ForwardSolver(
             self.cfg,
             ((self.states.initial(), self.space.all_warps),),

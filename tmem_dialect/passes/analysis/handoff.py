@@ -115,6 +115,7 @@ class HandoffRules:
                         min_alloc=cta.smallest,
                         relinquished=cta.relinquished,
                         slots=cta.slots,
+                        acquired=cta.acquired,  # what any warp observed is ordered before the barrier
                     ),
                     mask,
                 )

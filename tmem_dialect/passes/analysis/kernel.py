@@ -11,6 +11,7 @@ from tmem_dialect.passes.analysis.crosswarp import CrossWarpRules
 from tmem_dialect.passes.analysis.engine import Engine
 from tmem_dialect.passes.analysis.handoff import HandoffRules
 from tmem_dialect.passes.analysis.lifecycle import LifecycleRules
+from tmem_dialect.passes.analysis.mbarriers import MBARRIER_SYNC, MbarrierRules
 from tmem_dialect.passes.analysis.ops import (
     Action,
     Category,
@@ -32,6 +33,7 @@ class KernelAnalysis(
     LifecycleRules,
     ProvenanceRules,
     CrossWarpRules,
+    MbarrierRules,
     StaticFormRules,
     Placement,
     Engine,
@@ -77,6 +79,8 @@ class KernelAnalysis(
         self._events: dict[Operation | None, dict[tuple[OpInfo, Operation | None], int]] = {}
         self._op_masks: dict[OpInfo, int] = {}
         self._node_masks: dict[Node, int] = {}
+        self._releases = {}
+        self._acquired_at = {}
         self._slot_reads: list[
             tuple[OpInfo, int, frozenset[Operation | None], bool, frozenset[tuple[SSAValue, bool]]]
         ] = []
@@ -116,17 +120,21 @@ class KernelAnalysis(
             return local.but(unfenced=None) if local.unfenced is not None else local
         if kind is EffectKind.FENCE_AFTER:
             return local.but(after_due=None) if local.after_due is not None else local
+        if kind in MBARRIER_SYNC:
+            return self._mbarrier_step(info, local, mask)
         if is_barrier_ordered(kind):
             local = self._fences_for(info, local, mask)
         if kind.is_async_access or kind is EffectKind.DEALLOC:
             local = self._same_thread(info, local, mask)
         if self._report:
             self._record(info, None, local, mask)
+            self._note_acquired(info, local)
         if kind.is_async_access:
             if self._report:
                 self._check_allocation(info, local, mask)
             access = self._access(info, (), False, None)
-            local = local.but(outstanding=local.outstanding | {access})
+            issued = local.issued if info in local.issued else local.issued | {info}
+            local = local.but(outstanding=local.outstanding | {access}, issued=issued)
         elif kind is EffectKind.ALLOC:
             local = self._alloc(info, local, mask)
         elif kind is EffectKind.DEALLOC:

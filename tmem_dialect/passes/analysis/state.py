@@ -66,6 +66,9 @@ class Local:
         "relinquished",  # OpInfo | None
         "slots",  # frozenset[object]: slots whose allocated address this warp may read
         "reads",  # frozenset[(slot read op, OpInfo)]: the allocations each slot read may have seen
+        "issued",  # frozenset[OpInfo]: TMEM accesses this warp issued (may): what an arrive releases
+        "acquired",  # frozenset[(mbarrier, parity)]: mbarrier phases this warp observed (must)
+        "arrivals",  # frozenset[(mbarrier, count | None)]: this warp's releases to each mbarrier so far
         "assume",  # frozenset[(SSAValue, bool)]: outcomes of unknown uniform branches on the path
     )
     __slots__ = FIELDS + ("key", "table")
@@ -75,7 +78,7 @@ class Local:
         (
             self.outstanding, self.epoch, self.work, self.unfenced, self.pending, self.after_due,
             self.own_live, self.known_live, self.freed, self.min_alloc, self.relinquished,
-            self.slots, self.reads, self.assume,
+            self.slots, self.reads, self.issued, self.acquired, self.arrivals, self.assume,
         ) = values  # fmt: skip
         self.key = values
         self.table = table
@@ -99,6 +102,9 @@ class Local:
     relinquished: OpInfo | None
     slots: frozenset[object]
     reads: frozenset[tuple[Operation, OpInfo]]
+    issued: frozenset[OpInfo]
+    acquired: frozenset[tuple[object, int]]
+    arrivals: frozenset[tuple[object, int | None]]
     assume: frozenset[tuple[SSAValue, bool]]
 
     @property
@@ -126,7 +132,8 @@ class StateTable:
         """A warp at kernel entry: nothing outstanding, allocated or learnt."""
         empty: frozenset[object] = frozenset()
         return self.make(
-            (empty, frozenset({None}), None, None, empty, None, empty, empty, empty, None, None, empty, empty, empty)
+            (empty, frozenset({None}), None, None, empty, None, empty, empty, empty, None, None, empty, empty,
+             empty, empty, empty, empty)
         )
 
 
@@ -150,6 +157,7 @@ class CtaFacts:
         self.freed: frozenset[OpInfo] = frozenset()
         self.smallest: OpInfo | None = None
         self.relinquished: OpInfo | None = None
+        self.acquired: frozenset[object] = frozenset()
 
     def add(self, local: Local, mask: int, at: Operation) -> None:
         """`local` (of the warps in `mask`) meets the others, arriving at barrier op `at`."""
@@ -165,6 +173,7 @@ class CtaFacts:
         self.freed |= local.freed
         self.smallest = smaller_alloc(self.smallest, local.min_alloc)
         self.relinquished = first(self.relinquished, local.relinquished)
+        self.acquired |= local.acquired
 
 
 def canonical(pairs: Iterable[tuple[Local, int]]) -> WarpStates:
@@ -275,11 +284,24 @@ def _join_local(a: Local, b: Local) -> Local:
             first(a.relinquished, b.relinquished),
             a.slots | b.slots,
             a.reads | b.reads,
+            a.issued | b.issued,
+            a.acquired & b.acquired,
+            _join_counts(a.arrivals, b.arrivals),
             a.assume & b.assume,
         )
     )
     memo[key] = found
     return found
+
+
+def _join_counts(
+    a: frozenset[tuple[object, int | None]], b: frozenset[tuple[object, int | None]]
+) -> frozenset[tuple[object, int | None]]:
+    """Release counts per mbarrier: a count the two paths disagree on (or one path lacks) is unknown."""
+    if a == b:
+        return a
+    da, db = dict(a), dict(b)
+    return frozenset((key, da.get(key) if da.get(key, -1) == db.get(key, -1) else None) for key in da.keys() | db.keys())
 
 
 def _join_accesses(a: frozenset[Access], b: frozenset[Access]) -> frozenset[Access]:
