@@ -169,17 +169,6 @@ func.func @k(%a: i32) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 1
     assert fuzz.check_case(text, oracles=False) == []
 
 
-OPEN = sorted((ROOT / "tests" / "data" / "fuzz_open").glob("*.mlir"))
-
-
-@pytest.mark.xfail(strict=True, reason="open: OverflowError in the analysis engine (passes/values.py "
-                                       "warp_bounds), which the lead is rebuilding for issue 9")
-@pytest.mark.parametrize("finding", OPEN, ids=[f.stem for f in OPEN])
-def test_open_fuzz_finding(finding: Path) -> None:
-    """Findings in code another engineer is rewriting: kept as strict xfails until it lands."""
-    assert fuzz.check_case(finding.read_text(), oracles=False) == []
-
-
 def test_no_reference_points_outside_the_repository() -> None:
     """`../shared/...` exists beside the team's checkout, not in a clone (issue 14)."""
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)

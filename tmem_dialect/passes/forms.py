@@ -52,6 +52,9 @@ class Sym:
 Const = int | np.ndarray
 
 
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+
+
 class Form:
     """`const + sum(coeff * sym)`; `const` is an int or a per-thread int64 vector."""
 
@@ -136,6 +139,8 @@ class Form:
             a, b = c * s.lo, c * s.hi  # type: ignore[operator]
             extra_lo += min(a, b)
             extra_hi += max(a, b)
+        if int(lo.min()) + extra_lo < _I64_MIN or int(hi.max()) + extra_hi > _I64_MAX:
+            return None  # beyond any address (a shift by a run-time amount): unbounded
         return lo + extra_lo, hi + extra_hi
 
     def __repr__(self) -> str:
