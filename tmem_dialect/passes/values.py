@@ -107,7 +107,12 @@ class Values:
             return self._splits[condition]
         truth = self._truth(condition, 0)
         result = None
-        if truth is not None:
+        if _is_election(condition):
+            # elect.sync: true in exactly one thread of each warp, which one the ISA leaves open
+            # ("deterministically" chosen): every warp of two or more threads is torn.
+            sizes = np.bincount(self.space.warp_index, minlength=self.space.nwarps)
+            result = Split(self.space.all_warps, self.space.all_warps, self.space.mask_of(sizes > 1), False)
+        elif truth is not None:
             can_true, can_false = truth
             space = self.space
             t_lo, t_hi = space.warp_min_max(can_true.astype(np.int64))
@@ -564,6 +569,15 @@ def _successor_operands(op: Operation, index: int) -> Iterable[SSAValue]:
     if op.name in ("cf.cond_br", "llvm.cond_br"):
         return getattr(op, "then_arguments" if index == 0 else "else_arguments")
     return ()
+
+
+def _is_election(condition: SSAValue) -> bool:
+    """The predicate of elect.sync (tcgen05.elect_sync, nvvm.elect.sync)."""
+    owner = condition.owner
+    if not isinstance(owner, Operation):
+        return False
+    effect = tmem_effect(owner)
+    return effect is not None and effect.kind is EffectKind.ELECT
 
 
 def slot_key(pointer: SSAValue) -> object | None:
