@@ -22,6 +22,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import reqntid
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, TileLayout
@@ -37,7 +38,6 @@ from tmem_dialect.passes.lane_plan import (
 )
 
 TileOp = tcgen05.TileLoadOp | tcgen05.TileStoreOp
-REQNTID_ATTRS = (tcgen05.REQNTID_ATTR, "nvvm.reqntid")
 WARPGROUP_THREADS = isa.WARPS_PER_WARPGROUP * isa.WARP_SIZE
 
 
@@ -256,13 +256,12 @@ def _enclosing_function(op: Operation) -> Operation | None:
 
 
 def _reqntid(func: Operation) -> tuple[int, int, int] | None:
-    for name in REQNTID_ATTRS:
-        attr = func.attributes.get(name) or func.properties.get(name)
-        if isinstance(attr, DenseArrayBase):
-            values = tuple(int(v) for v in attr.get_values())
-            if len(values) == 3:
-                return values  # type: ignore[return-value]
-    return None
+    """The declared block size (conventions.reqntid), None when absent or malformed (the
+    attribute checks report a malformed one)."""
+    try:
+        return reqntid(func)
+    except ValueError:
+        return None
 
 
 def plan_tiles(module: ModuleOp, budget: int) -> tuple[list[TilePlan], list[Diagnostic]]:

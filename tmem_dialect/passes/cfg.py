@@ -10,6 +10,8 @@ from typing import Generic, TypeVar
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from tmem_dialect.block_order import reverse_post_order
+
 
 @dataclass(eq=False)
 class Branch:
@@ -364,21 +366,7 @@ def _reverse_post_order(start: Node, backwards: bool = False, loop_aware: bool =
         # more of n's loops first, and keep the written order among the rest.
         return sorted(reversed(targets), key=lambda t: _shared_loops(n, t))
 
-    seen = {start}
-    post: list[Node] = []
-    stack: list[tuple[Node, Iterator[Node]]] = [(start, iter(nexts(start)))]
-    while stack:
-        node, it = stack[-1]
-        for nxt in it:
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, iter(nexts(nxt))))
-                break
-        else:
-            stack.pop()
-            post.append(node)
-    post.reverse()
-    return post
+    return reverse_post_order(start, nexts)
 
 
 def _dominators(

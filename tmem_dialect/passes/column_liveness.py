@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, error

@@ -10,7 +10,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tmem_dialect.conventions import is_kernel
-from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error, warning
+from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.kernel_checks import kernel_diagnostics
 from tmem_dialect.passes.analysis import (
