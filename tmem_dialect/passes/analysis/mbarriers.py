@@ -31,7 +31,7 @@ from xdsl.ir import Operation, SSAValue
 from tmem_dialect.diagnostics import error
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
-from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
 from tmem_dialect.passes.analysis.state import Local
 from tmem_dialect.passes.values import slot_key
 
@@ -177,6 +177,13 @@ class MbarrierRules:
         assert a.kind is not None and release.early is not None
         wait = wait_retiring(a.kind)
         assert wait is not None
+        if self.options.insert:
+            # tmem-insert-waits: the wait goes right before the arrive (the analysis runs again
+            # with it in place, and the release is then a clean one).
+            actions = self.fixes_before.setdefault(release.early, {})
+            if Action.wait(wait) not in actions:
+                self._handoff_fixes = True
+            actions.setdefault(Action.wait(wait), set()).add(HANDOFF)
         diag = error(
             release.early,
             f"this arrive releases TMEM cells that {name_of(a)} of warp {wa} may still be "
