@@ -57,9 +57,8 @@ def test_verify_and_interpreter_agree(index: int, nvvm: bool):
     if index == 0:
         assert static_errors == dynamic_errors == set()
     else:
-        assert static_errors and dynamic_errors
-        # Both name the handoff (rule 3); a stale parity also frees what the mma still writes.
-        assert FindingKind.HANDOFF in static_errors & dynamic_errors
+        # Every kind of error tmem-verify reports, the interpreter reports too.
+        assert static_errors and static_errors <= dynamic_errors
 
 
 def test_the_early_release_is_reported_at_the_arrive():
@@ -72,3 +71,15 @@ def test_the_early_release_is_reported_at_the_arrive():
     assert found[0].location is not None and found[0].location.line == arrive_line
     assert found[0].message.startswith("this arrive releases TMEM cells")
     assert [n.message for n in found[0].notes] == ["the tcgen05.ld of warp 0", "the tcgen05.mma of warp 4"]
+
+
+def test_releases_from_several_warps_to_a_count_1_mbarrier_prove_nothing():
+    """Two warps committing to a count-1 mbarrier complete its phases in either order: a wait
+    on parity 0 may observe the readers' own commit (which tracks nothing and arrives at once),
+    so nothing orders their ld after the mma: both tools report the race."""
+    legal = CASES.split("// -----\n")[0]
+    marker = "    tcgen05.mbarrier.wait_parity %full, %c0_i32 : !llvm.ptr<3>\n"
+    assert legal.count(marker) == 1
+    other = legal.replace(marker, "    tcgen05.commit %full : !llvm.ptr<3>\n" + marker)
+    module = parse_module(make_context(), other, "other.mlir")
+    assert FindingKind.ASYNC_PENDING in _static(module)[0] & _dynamic(module)[0]

@@ -201,7 +201,10 @@ class CrossWarpRules:
             diag = (error if exact else warning)(b_info.op, text)
             if a_info.op is not b_info.op:
                 diag.attach_note(f"the {name_of(a_info)}", a_info.op)
-        self.findings.add(FindingKind.of_rule(req.rule), ("cross", a_info.op, b_info.op, a_escaped), diag)
+        # An mma/cp/shift completes only through its commit's mbarrier phase: the interpreter
+        # calls touching its cells before that phase is observed ASYNC_PENDING, and so do we.
+        kind = FindingKind.ASYNC_PENDING if req.wait is None and a_info.kind is not EffectKind.DEALLOC else FindingKind.of_rule(req.rule)
+        self.findings.add(kind, ("cross", a_info.op, b_info.op, a_escaped), diag)
 
     def _check_slot_reads(self) -> None:
         allocs: dict[Operation | None, list[tuple[OpInfo, int, frozenset[tuple[SSAValue, bool]]]]] = {}

@@ -90,6 +90,7 @@ class Engine:
         self._mbarrier_keys: dict[Operation, object] = {}
         self._releases: dict[OpInfo, dict[object, object]] = {}
         self._acquired_at: dict[OpInfo, frozenset[object]] = {}
+        self._releasers: dict[object, int] = {}
         self.solver: ForwardSolver[WarpStates] = ForwardSolver(
             self.cfg,
             ((self.states.initial(), self.space.all_warps),),

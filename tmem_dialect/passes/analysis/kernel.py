@@ -81,6 +81,7 @@ class KernelAnalysis(
         self._node_masks: dict[Node, int] = {}
         self._releases = {}
         self._acquired_at = {}
+        self._releasers = {}
         self._slot_reads: list[
             tuple[OpInfo, int, frozenset[Operation | None], bool, frozenset[tuple[SSAValue, bool]]]
         ] = []

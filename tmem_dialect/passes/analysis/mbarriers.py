@@ -28,6 +28,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation, SSAValue
 
+from tmem_dialect import isa
 from tmem_dialect.diagnostics import error
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
@@ -94,8 +95,10 @@ class MbarrierRules:
         # A release: this warp's n-th (from 0) arrival on the mbarrier completes its phase n.
         counts = dict(local.arrivals)
         count = counts.get(key, 0)
-        if self._report and count is not None:
-            self._release(info, (key, count % 2), local)
+        if self._report:
+            self._releasers[key] = self._releasers.get(key, 0) | mask
+            if count is not None:
+                self._release(info, (key, count % 2), local)
         counts[key] = None if count is None else count + 1
         return local.but(arrivals=frozenset(counts.items()))
 
@@ -136,6 +139,22 @@ class MbarrierRules:
                 info_op = info.op
             per_barrier[key] = Release(info_op, early, repeats)
 
+    def _phases_known(self, key: object) -> bool:
+        """Each phase of the mbarrier completes with one release of every releasing warp: one
+        warp releases to it, or its mbarrier.init count is the threads of all releasing warps.
+        (Two warps committing to a count-1 mbarrier complete its phases in either order.)"""
+        warps = self._releasers.get(key, 0)
+        if warps & (warps - 1) == 0:
+            return True
+        counts = {self._init_count(i) for i in self.info_of.values()
+                  if i.kind is EffectKind.MBARRIER_INIT and self._mbarrier_of(i) == key}
+        return counts == {isa.WARP_SIZE * bin(warps).count("1")}
+
+    def _init_count(self, info: OpInfo) -> int | None:
+        count = info.effect.count if info.effect is not None else None
+        form = self.values.form(count) if count is not None else None
+        return form.constant if form is not None else None
+
     def _note_acquired(self, info: OpInfo, local: Local) -> None:
         """The mbarriers observed before `info` on every path and warp that reaches it."""
         old = self._acquired_at.get(info)
@@ -146,7 +165,7 @@ class MbarrierRules:
         if not releases:
             return None
         acquired = self._acquired_at.get(later, frozenset())
-        found = [(key, r) for key, r in releases.items() if key in acquired]
+        found = [(key, r) for key, r in releases.items() if key in acquired and self._phases_known(key[0])]
         if not found:
             return None
         return min(found, key=lambda kr: kr[1].early is not None)  # a clean release first
