@@ -83,3 +83,23 @@ def test_releases_from_several_warps_to_a_count_1_mbarrier_prove_nothing():
     other = legal.replace(marker, "    tcgen05.commit %full : !llvm.ptr<3>\n" + marker)
     module = parse_module(make_context(), other, "other.mlir")
     assert FindingKind.ASYNC_PENDING in _static(module)[0] & _dynamic(module)[0]
+
+
+RINGS = (Path(__file__).parent / "filecheck" / "passes" / "verify_mbarrier_rings.mlir").read_text()
+RING_NAMES = ("legal", "early-release", "producer-parity", "consumer-parity", "stage-count")
+
+
+@pytest.mark.parametrize("index", range(5), ids=RING_NAMES)
+def test_rings_verify_and_interpreter_agree(index: int):
+    """A 2-stage TMEM ring over 6 tiles: clean in both tools, or an error in both."""
+    text = RINGS.split("// -----\n")[index]
+    static_errors, static_warnings = _static(parse_module(make_context(), text, "rings.mlir"))
+    dynamic_errors, dynamic_warnings = _dynamic(parse_module(make_context(), text, "rings.mlir"))
+    if index == 0:
+        assert static_errors == static_warnings == dynamic_errors == dynamic_warnings == set()
+    else:
+        assert static_errors and dynamic_errors
+    if index == 1:
+        assert FindingKind.HANDOFF in static_errors & dynamic_errors
+    if index == 2:
+        assert FindingKind.DEADLOCK in static_errors & dynamic_errors

@@ -27,6 +27,7 @@ from tmem_dialect.passes.cells import (
     split_anchor,
     warp_boxes,
 )
+from tmem_dialect.passes.analysis.rings import loop_key
 from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.threads import ThreadSpace, Uniformity
@@ -91,6 +92,9 @@ class Engine:
         self._releases: dict[OpInfo, dict[object, object]] = {}
         self._acquired_at: dict[OpInfo, frozenset[object]] = {}
         self._releasers: dict[object, int] = {}
+        self._every_iteration: dict[Loop, frozenset[object]] = {}
+        self._ring_waits: dict[OpInfo, tuple[object, int, int]] = {}
+        self._exit_memo: dict[Edge, tuple[Loop, ...]] = {}
         self.solver: ForwardSolver[WarpStates] = ForwardSolver(
             self.cfg,
             ((self.states.initial(), self.space.all_warps),),
@@ -259,10 +263,23 @@ class Engine:
                     local = local.but(assume=local.assume | {outcome})
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
+            for loop in self._exits(edge):
+                marker = ("after", loop, loop_key(loop.op))
+                if marker not in local.acquired:
+                    local = local.but(acquired=local.acquired | {marker})
             out.append((local, m))
         if not out:
             return None
         return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
+
+    def _exits(self, edge: Edge) -> tuple[Loop, ...]:
+        """The scf.for loops an edge leaves (the mbarrier rules mark what follows a ring loop)."""
+        found = self._exit_memo.get(edge)
+        if found is None:
+            inside = set(edge.target.loops)
+            found = tuple(lp for lp in edge.source.loops if lp not in inside and loop_key(lp.op) is not None)
+            self._exit_memo[edge] = found
+        return found
 
     def _assumption(self, edge: Edge) -> tuple[SSAValue, bool] | None:
         """The outcome an edge records: for a condition no thread id decides, that is the same

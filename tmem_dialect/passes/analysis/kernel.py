@@ -82,6 +82,8 @@ class KernelAnalysis(
         self._releases = {}
         self._acquired_at = {}
         self._releasers = {}
+        self._every_iteration = {}
+        self._ring_waits = {}
         self._slot_reads: list[
             tuple[OpInfo, int, frozenset[Operation | None], bool, frozenset[tuple[SSAValue, bool]]]
         ] = []
@@ -95,8 +97,15 @@ class KernelAnalysis(
             self._node_masks[node] = mask
             if node is self.cfg.exit:
                 self._check_exit(state)
-            self._transfer(node, state)
+            out = self._transfer(node, state)
+            for edge in node.succs:
+                if edge.back_of is not None and out:
+                    # What every warp observed by the end of each iteration (the mbarrier rules).
+                    seen = frozenset.intersection(*(local.acquired for local, _ in out))
+                    old = self._every_iteration.get(edge.back_of)
+                    self._every_iteration[edge.back_of] = seen if old is None else old & seen
         self._check_intervals()
+        self._check_rings()
 
     def _step(self, info: OpInfo, local: Local, mask: int) -> Local:
         if self._report:

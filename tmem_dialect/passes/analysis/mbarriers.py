@@ -33,7 +33,10 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
+from tmem_dialect.passes.analysis.rings import loop_key, ring_parity, ring_stage
 from tmem_dialect.passes.analysis.state import Local
+from tmem_dialect.passes.cells import warp_boxes
+from tmem_dialect.passes.forms import Form
 from tmem_dialect.passes.values import slot_key
 
 # What each kind of release covers: commit the async tcgen05 ops, arrive the completed ld/st.
@@ -60,18 +63,28 @@ class Order(Enum):
 
 
 def mbarrier_key(pointer: SSAValue) -> object | None:
-    """The mbarrier a pointer names: (shared global or value, constant byte offset); None when
-    the offset is chosen at run time."""
+    """The mbarrier a pointer names: (shared global or value, constant byte offset), or
+    (global, ("ring", loop, N)) for the stage `t % N` of a ring; None for another run-time index."""
     offset = 0
     while isinstance(gep := pointer.owner, llvm.GEPOp):
         indices = tuple(gep.rawConstantIndices.iter_values())
         size = _element_bytes(gep.elem_type)
+        if len(gep.ssa_indices) == 1 and len(indices) == 1 and offset == 0 and size is not None:
+            stage = ring_stage(gep.ssa_indices[0])
+            base = slot_key(gep.ptr)
+            if stage is None or base is None or isinstance(gep.ptr.owner, llvm.GEPOp):
+                return None
+            return (base, ("ring", *stage))
         if gep.ssa_indices or len(indices) != 1 or size is None:
             return None  # a run-time index, or a field of an aggregate
         offset += indices[0] * size
         pointer = gep.ptr
     base = slot_key(pointer)
     return None if base is None else (base, offset)
+
+
+def is_ring(key: object) -> bool:
+    return isinstance(key, tuple) and isinstance(key[1], tuple) and key[1][0] == "ring"
 
 
 def _element_bytes(t) -> int | None:  # type: ignore[no-untyped-def]
@@ -88,25 +101,38 @@ class MbarrierRules:
         if key is None:
             return local
         if info.kind is EffectKind.MBARRIER_WAIT:
-            parity = self._wait_parity(info)
+            parity = self._wait_parity(info, key)
+            if self._report and is_ring(key) and parity is not None:
+                self._ring_waits[info] = (key, parity[-1], self._ring_waits.get(info, (key, 0, 0))[2] | mask)  # type: ignore[index]
             if parity is None or (key, parity) in local.acquired:
                 return local
             return local.but(acquired=local.acquired | {(key, parity)})
         # A release: this warp's n-th (from 0) arrival on the mbarrier completes its phase n.
-        counts = dict(local.arrivals)
-        count = counts.get(key, 0)
         if self._report:
             self._releasers[key] = self._releasers.get(key, 0) | mask
-            if count is not None:
-                self._release(info, (key, count % 2), local)
+        if is_ring(key):
+            # The release in iteration t is the (t / N)-th to stage t % N: it completes phase t / N.
+            if self._report:
+                self._release(info, (key, key[1] + (0,)), local)
+            return local
+        counts = dict(local.arrivals)
+        count = counts.get(key, 0)
+        if self._report and count is not None:
+            self._release(info, (key, count % 2), local)
         counts[key] = None if count is None else count + 1
         return local.but(arrivals=frozenset(counts.items()))
 
-    def _wait_parity(self, info: OpInfo) -> int | None:
-        """The phase parity a wait observes, when it is a CTA-uniform constant (not a token)."""
+    def _wait_parity(self, info: OpInfo, key: object) -> object | None:
+        """The phase parity a wait observes: a CTA-uniform constant (not a token), or for a
+        ring's stage the ring parity `(t / N) & 1` (^ 1) of the same loop and N."""
         phase = info.effect.phase if info.effect is not None else None
         if phase is None or not isinstance(phase.type, IntegerType) or phase.type.width.data != 32:
             return None
+        if is_ring(key):
+            found = ring_parity(phase)
+            if found is None or found[:2] != key[1][1:]:
+                return None  # a ring stage waited with a parity of another form: unproven
+            return ("ring", *found)
         form = self.values.form(phase)
         if form is None or form.constant is None:
             return None
@@ -146,8 +172,12 @@ class MbarrierRules:
         warps = self._releasers.get(key, 0)
         if warps & (warps - 1) == 0:
             return True
-        counts = {self._init_count(i) for i in self.info_of.values()
-                  if i.kind is EffectKind.MBARRIER_INIT and self._mbarrier_of(i) == key}
+        inits = [i for i in self.info_of.values() if i.kind is EffectKind.MBARRIER_INIT]
+        if is_ring(key):  # every stage's mbarrier (the array's elements)
+            same = [i for i in inits if isinstance(k := self._mbarrier_of(i), tuple) and k[0] == key[0]]
+        else:
+            same = [i for i in inits if self._mbarrier_of(i) == key]
+        counts = {self._init_count(i) for i in same}
         return counts == {isa.WARP_SIZE * bin(warps).count("1")}
 
     def _init_count(self, info: OpInfo) -> int | None:
@@ -165,7 +195,8 @@ class MbarrierRules:
         if not releases:
             return None
         acquired = self._acquired_at.get(later, frozenset())
-        found = [(key, r) for key, r in releases.items() if key in acquired and self._phases_known(key[0])]
+        found = [(key, r) for key, r in releases.items()
+                 if key in acquired and not is_ring(key[0]) and self._phases_known(key[0])]
         if not found:
             return None
         return min(found, key=lambda kr: kr[1].early is not None)  # a clean release first
@@ -174,6 +205,9 @@ class MbarrierRules:
         """Whether mbarrier phases order `a` (warp wa) and `b` (warp wb) one way or the other,
         and, when that release repeats in a loop, the other way as well (the next instance of
         the released access comes after the observer's access)."""
+        ring = self._ring_order(a, b, wa, wb)
+        if ring is not None:
+            return ring
         for first_, second, w1, w2 in ((a, b, wa, wb), (b, a, wb, wa)):
             found = self._released_to(first_, second)
             if found is None:
@@ -191,6 +225,140 @@ class MbarrierRules:
                 return Order.EARLY
             return Order.ORDERED
         return None
+
+    # ---- rings ------------------------------------------------------------------------------
+
+    def _ring_releases(self, access: OpInfo) -> list[tuple[object, Release]]:
+        return [(key, r) for key, r in self._releases.get(access, {}).items()
+                if is_ring(key[0]) and self._phases_known(key[0])]
+
+    def _ring_order(self, a: OpInfo, b: OpInfo, wa: int, wb: int) -> Order | None:
+        """A producer access p (iteration t) and a consumer access c (iteration t') of one ring:
+        p's release of `full[t % N]` observed by c's wait with the same parity orders t <= t';
+        c's release of `empty[t' % N]` observed by p's wait with the flipped parity orders
+        t' <= t - N; in between, t' and t name different stages, whose cells must be apart.
+        A consumer access after the consumer loop (a dealloc) is ordered after every p when
+        the loop observed `full` every iteration."""
+        for p, c, wp, wc in ((a, b, wa, wb), (b, a, wb, wa)):
+            # A ring parity names iteration t only inside a loop of the ring's counter.
+            forward = [(key, r) for key, r in self._ring_releases(p)
+                       if key[1][-1] == 0 and key in self._acquired_at.get(c, frozenset())
+                       and self._in_ring_loop(p, key) and self._in_ring_loop(c, key)]
+            if not forward:
+                if any(self._after_every_iteration(c, key) and not self._in_ring_loop(c, key)
+                       for key, _ in self._ring_releases(p)):
+                    return Order.ORDERED
+                continue
+            key, release = forward[0]
+            if release.early is not None:
+                self._report_early(p, c, wp, wc, release)
+                return Order.EARLY
+            acquired_p = self._acquired_at.get(p, frozenset())
+            backward = [(k, r) for k, r in self._ring_releases(c)
+                        if k[1][:-1] == key[1][:-1] and (k[0], k[1][:-1] + (1,)) in acquired_p]
+            if not backward:
+                return None
+            if backward[0][1].early is not None:
+                self._report_early(c, p, wc, wp, backward[0][1])
+                return Order.EARLY
+            return Order.ORDERED if self._stages_apart(p, c, key[0][1]) else None
+        return None
+
+    def _check_rings(self) -> None:
+        """The parities of a two-barrier ring: the side that fills the stages (it writes TMEM or
+        commits) waits on the other's barrier with the flipped parity, which a fresh mbarrier
+        passes at once; the side that uses them waits with the plain one. Both plain: each
+        side waits for the other's release of the same iteration (deadlock); both flipped: the
+        user passes before the first fill."""
+        stages: dict[object, dict[int, Operation]] = {}
+        for info in self.info_of.values():
+            if info.kind in MBARRIER_SYNC and is_ring(key := self._mbarrier_of(info)):
+                stages.setdefault(key[0], {}).setdefault(key[1][2], info.op)  # type: ignore[index]
+        for base, ops in stages.items():
+            if len(ops) > 1:
+                (n1, op1), (n2, op2) = sorted(ops.items())[:2]
+                self.findings.add(FindingKind.MBARRIER_PHASE, ("ring-stages", op2), error(
+                    op2, f"this op indexes the mbarriers of '{base}' by t % {n2}, another by t % {n1}: "
+                    "the two sides of a ring disagree on its number of stages").attach_note(
+                    f"t % {n1} here", op1))
+        by_warps: dict[tuple[object, int], list[tuple[OpInfo, object, int]]] = {}
+        for info, (key, flip, mask) in self._ring_waits.items():
+            by_warps.setdefault((key[1], mask), []).append((info, key, flip))
+        for (ring, mask), waits in by_warps.items():
+            for info, key, flip in waits:
+                releasers = self._releasers.get(key, 0)
+                partner = [(i, k, f) for (r, m), ws in by_warps.items() if r == ring and m == releasers
+                           for i, k, f in ws if self._releasers.get(k, 0) == mask and k != key]
+                if not partner or releasers & mask:
+                    continue
+                other, other_key, other_flip = partner[0]
+                mine_fills = self._fills(mask, ring)
+                if flip == other_flip == 0 and mine_fills and not self._fills(releasers, ring):
+                    self.findings.add(FindingKind.DEADLOCK, ("ring-parity", info.op), error(
+                        info.op, f"this wait on stage t % {ring[2]} of the ring has parity (t / {ring[2]}) & 1, as "
+                        "does the other side's: in iteration t each side waits for the other's release of "
+                        "iteration t, which follows the other's own wait (deadlock); the side that fills "
+                        "the stages waits with the flipped parity ((t / N) & 1) ^ 1, which a fresh mbarrier "
+                        "passes at once").attach_note("the other side's wait", other.op))
+                elif flip == other_flip == 1 and not mine_fills and self._fills(releasers, ring):
+                    self.findings.add(FindingKind.MBARRIER_PHASE, ("ring-parity", info.op), error(
+                        info.op, f"this wait on stage t % {ring[2]} of the ring has the flipped parity "
+                        f"((t / {ring[2]}) & 1) ^ 1, as does the filling side's: in iteration t it observes "
+                        f"the release of iteration t - {ring[2]}, so the first {ring[2]} iterations use their "
+                        "stage before it is filled; the side that uses the stages waits with "
+                        f"(t / {ring[2]}) & 1").attach_note("the filling side's wait", other.op))
+
+    def _fills(self, warps: int, ring: tuple[object, ...]) -> bool:
+        """Warps `warps` write TMEM (mma, cp, st) or commit inside a loop of the ring's counter."""
+        for info, m in self._op_masks.items():
+            if not m & warps or info.kind is None:
+                continue
+            if not (info.kind.writes_tmem or info.kind is EffectKind.COMMIT):
+                continue
+            if any(loop_key(lp.op) == ring[1] for lp in self.cfg.loops_of(info.op)):
+                return True
+        return False
+
+    def _in_ring_loop(self, info: OpInfo, key: object) -> bool:
+        ring = key[0][1]  # type: ignore[index]
+        return any(loop_key(lp.op) == ring[1] for lp in self.cfg.loops_of(info.op))
+
+    def _after_every_iteration(self, info: OpInfo, key: object) -> bool:
+        """`info` follows a loop of the ring's counter that observed `key` in every iteration."""
+        markers = self._acquired_at.get(info, frozenset())
+        ring = key[0][1]  # type: ignore[index]
+        return any(
+            isinstance(m, tuple) and m[0] == "after" and m[2] == ring[1]
+            and key in self._every_iteration.get(m[1], frozenset())
+            for m in markers
+        )
+
+    def _stages_apart(self, p: OpInfo, c: OpInfo, ring: tuple[object, ...]) -> bool:
+        """The cells of stage s and stage s' != s of the two accesses never meet: both add
+        W * (t % N) to one anchor, and everything else spans fewer than W columns."""
+        spans = []
+        for info in (p, c):
+            if info.rest is None or info.rects is None or info.anchor != p.anchor:
+                return False
+            stage = [(s, k) for s, k in info.rest.terms if s.value is not None
+                     and ring_stage(s.value) == (ring[1], ring[2])]
+            if len(stage) != 1:
+                return False
+            sym, stride = stage[0]
+            others = Form(info.rest.const, tuple(tk for tk in info.rest.terms if tk[0] is not sym))
+            boxes = warp_boxes(others, info.rects, self.space)
+            if boxes is None:
+                return False
+            cols = [(b.col_lo, b.col_hi) for warp in boxes for b in warp]
+            if not cols:
+                return False
+            spans.append((stride, min(lo for lo, _ in cols), max(hi for _, hi in cols)))
+        strides = {s for s, _, _ in spans}
+        if len(strides) != 1:
+            return False
+        stride = strides.pop()
+        width = max(hi for _, _, hi in spans) - min(lo for _, lo, _ in spans) + 1
+        return 0 < width <= stride < (1 << isa.LANE_SHIFT)
 
     def _report_early(self, a: OpInfo, b: OpInfo, wa: int, wb: int, release: Release) -> None:
         assert a.kind is not None and release.early is not None
