@@ -89,12 +89,20 @@ RINGS = (Path(__file__).parent / "filecheck" / "passes" / "verify_mbarrier_rings
 RING_NAMES = ("legal", "early-release", "producer-parity", "consumer-parity", "stage-count")
 
 
+def _ring(index: int, nvvm: bool) -> ModuleOp:
+    ctx = make_context()
+    module = parse_module(ctx, RINGS.split("// -----\n")[index], "rings.mlir")
+    if nvvm:
+        ConvertTcgen05ToNVVMPass().apply(ctx, module)
+    return module
+
+
+@pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
 @pytest.mark.parametrize("index", range(5), ids=RING_NAMES)
-def test_rings_verify_and_interpreter_agree(index: int):
+def test_rings_verify_and_interpreter_agree(index: int, nvvm: bool):
     """A 2-stage TMEM ring over 6 tiles: clean in both tools, or an error in both."""
-    text = RINGS.split("// -----\n")[index]
-    static_errors, static_warnings = _static(parse_module(make_context(), text, "rings.mlir"))
-    dynamic_errors, dynamic_warnings = _dynamic(parse_module(make_context(), text, "rings.mlir"))
+    static_errors, static_warnings = _static(_ring(index, nvvm))
+    dynamic_errors, dynamic_warnings = _dynamic(_ring(index, nvvm))
     if index == 0:
         assert static_errors == static_warnings == dynamic_errors == dynamic_warnings == set()
     else:

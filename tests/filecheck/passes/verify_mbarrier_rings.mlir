@@ -1,4 +1,13 @@
 // RUN: tmem-opt %s --split-input-file -p tmem-verify --verify-diagnostics
+// RUN: not tmem-opt %s --split-input-file -p convert-tcgen05-to-nvvm,tmem-verify 2>&1 | filecheck %s --check-prefix=NVVM
+
+// At the NVVM level (loops of blocks, try_wait loops) the same errors, in the same order:
+// NVVM: error: this arrive releases TMEM cells that nvvm.tcgen05.ld of warp 0 may still be accessing
+// NVVM: error: this wait on stage t % 2 of the ring has parity (t / 2) & 1, as does the other side's
+// NVVM: error: this wait on stage t % 2 of the ring has the flipped parity ((t / 2) & 1) ^ 1
+// NVVM: error: this op indexes the mbarriers of 'full' by t % 4, another by t % 2
+// NVVM: error: this op indexes the mbarriers of 'empty' by t % 4, another by t % 2
+// NVVM-NOT: error
 
 // Rings of the common form (issue 11): a 2-stage TMEM accumulator ring between an MMA warp
 // (warp 4: waits on empty[t % 2] with parity ((t / 2) & 1) ^ 1, mma into stage t % 2, commit to

@@ -27,7 +27,6 @@ from tmem_dialect.passes.cells import (
     split_anchor,
     warp_boxes,
 )
-from tmem_dialect.passes.analysis.rings import loop_key
 from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.threads import ThreadSpace, Uniformity
@@ -95,6 +94,7 @@ class Engine:
         self._every_iteration: dict[Loop, frozenset[object]] = {}
         self._ring_waits: dict[OpInfo, tuple[object, int, int]] = {}
         self._exit_memo: dict[Edge, tuple[Loop, ...]] = {}
+        self._loop_keys: dict[Loop, object] = {}
         self.solver: ForwardSolver[WarpStates] = ForwardSolver(
             self.cfg,
             ((self.states.initial(), self.space.all_warps),),
@@ -264,7 +264,7 @@ class Engine:
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
             for loop in self._exits(edge):
-                marker = ("after", loop, loop_key(loop.op))
+                marker = ("after", loop, self._loop_key(loop))
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})
             out.append((local, m))
@@ -277,7 +277,7 @@ class Engine:
         found = self._exit_memo.get(edge)
         if found is None:
             inside = set(edge.target.loops)
-            found = tuple(lp for lp in edge.source.loops if lp not in inside and loop_key(lp.op) is not None)
+            found = tuple(lp for lp in edge.source.loops if lp not in inside and self._loop_key(lp) is not None)
             self._exit_memo[edge] = found
         return found
 

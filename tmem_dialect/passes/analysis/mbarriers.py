@@ -33,8 +33,10 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
-from tmem_dialect.passes.analysis.rings import loop_key, ring_parity, ring_stage
+from tmem_dialect.passes.analysis.rings import Counter, ring_parity, ring_stage, scf_counter
+from tmem_dialect.passes.analysis.rings import loop_key, strip
 from tmem_dialect.passes.analysis.state import Local
+from tmem_dialect.passes.cfg import Loop
 from tmem_dialect.passes.cells import warp_boxes
 from tmem_dialect.passes.forms import Form
 from tmem_dialect.passes.values import slot_key
@@ -62,7 +64,7 @@ class Order(Enum):
     EARLY = "released before its wait"
 
 
-def mbarrier_key(pointer: SSAValue) -> object | None:
+def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | None:
     """The mbarrier a pointer names: (shared global or value, constant byte offset), or
     (global, ("ring", loop, N)) for the stage `t % N` of a ring; None for another run-time index."""
     offset = 0
@@ -70,7 +72,7 @@ def mbarrier_key(pointer: SSAValue) -> object | None:
         indices = tuple(gep.rawConstantIndices.iter_values())
         size = _element_bytes(gep.elem_type)
         if len(gep.ssa_indices) == 1 and len(indices) == 1 and offset == 0 and size is not None:
-            stage = ring_stage(gep.ssa_indices[0])
+            stage = ring_stage(gep.ssa_indices[0], counter)
             base = slot_key(gep.ptr)
             if stage is None or base is None or isinstance(gep.ptr.owner, llvm.GEPOp):
                 return None
@@ -129,7 +131,7 @@ class MbarrierRules:
         if phase is None or not isinstance(phase.type, IntegerType) or phase.type.width.data != 32:
             return None
         if is_ring(key):
-            found = ring_parity(phase)
+            found = ring_parity(phase, self._ring_counter)
             if found is None or found[:2] != key[1][1:]:
                 return None  # a ring stage waited with a parity of another form: unproven
             return ("ring", *found)
@@ -142,7 +144,7 @@ class MbarrierRules:
         found = self._mbarrier_keys.get(info.op, False)
         if found is False:
             pointer = info.effect.mbarrier if info.effect is not None else None
-            found = mbarrier_key(pointer) if pointer is not None else None
+            found = mbarrier_key(pointer, self._ring_counter) if pointer is not None else None
             self._mbarrier_keys[info.op] = found
         return found
 
@@ -315,13 +317,42 @@ class MbarrierRules:
                 continue
             if not (info.kind.writes_tmem or info.kind is EffectKind.COMMIT):
                 continue
-            if any(loop_key(lp.op) == ring[1] for lp in self.cfg.loops_of(info.op)):
+            if any(self._loop_key(lp) == ring[1] for lp in self.cfg.loops_of(info.op)):
                 return True
         return False
 
+    def _ring_counter(self, value: SSAValue) -> object | None:
+        """The loop counter `value` is: an scf.for's induction variable, or (NVVM level) a loop
+        of blocks' induction variable with step 1 and constant bounds."""
+        found = scf_counter(value)
+        if found is not None:
+            return found
+        form = self.values.form(strip(value))
+        if form is None or form.const != 0 or len(form.terms) != 1 or form.terms[0][1] != 1:
+            return None
+        sym = form.terms[0][0]
+        loop = sym.induction_of
+        if loop is None or loop.op is not None or sym.step != 1 or sym.lo is None or sym.hi is None:
+            return None
+        return ("blocks", sym.lo, sym.hi)
+
+    def _loop_key(self, loop: Loop) -> object | None:
+        """The counter of a loop (an scf.for's bounds, or its block induction variable's)."""
+        if loop in self._loop_keys:
+            return self._loop_keys[loop]
+        found = loop_key(loop.op)
+        if found is None and loop.op is None and loop.header.ops:
+            block = loop.header.ops[0].parent_block()
+            for arg in block.args if block is not None else ():
+                if (key := self._ring_counter(arg)) is not None:
+                    found = key
+                    break
+        self._loop_keys[loop] = found
+        return found
+
     def _in_ring_loop(self, info: OpInfo, key: object) -> bool:
         ring = key[0][1]  # type: ignore[index]
-        return any(loop_key(lp.op) == ring[1] for lp in self.cfg.loops_of(info.op))
+        return any(self._loop_key(lp) == ring[1] for lp in self.cfg.loops_of(info.op))
 
     def _after_every_iteration(self, info: OpInfo, key: object) -> bool:
         """`info` follows a loop of the ring's counter that observed `key` in every iteration."""
@@ -341,7 +372,7 @@ class MbarrierRules:
             if info.rest is None or info.rects is None or info.anchor != p.anchor:
                 return False
             stage = [(s, k) for s, k in info.rest.terms if s.value is not None
-                     and ring_stage(s.value) == (ring[1], ring[2])]
+                     and ring_stage(s.value, self._ring_counter) == (ring[1], ring[2])]
             if len(stage) != 1:
                 return False
             sym, stride = stage[0]

@@ -16,23 +16,29 @@ t - N (the producer's wait on `empty` observes the consumer's release of N itera
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import scf
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS
 
 LoopKey = tuple[object, object, object]
-"""A loop counter: (lower bound, step, upper bound), each a constant or the SSA value."""
+"""A loop counter: (lower bound, step, upper bound), each a constant or the SSA value; or
+("blocks", first, last) for a loop of blocks (NVVM level) with constant bounds."""
+
+Counter = Callable[[SSAValue], "LoopKey | None"]
+"""Which loop counter a value is (through casts): the analysis knows loops of blocks too."""
 
 
-def _strip(value: SSAValue) -> SSAValue:
+def strip(value: SSAValue) -> SSAValue:
     while isinstance(owner := value.owner, Operation) and owner.name in CASTS and len(owner.operands) == 1:
         value = owner.operands[0]
     return value
 
 
 def _constant(value: SSAValue) -> int | None:
-    owner = _strip(value).owner
+    owner = strip(value).owner
     if isinstance(owner, Operation) and owner.name in ("arith.constant", "llvm.mlir.constant"):
         attr = getattr(owner, "value", None)
         data = getattr(getattr(attr, "value", None), "data", None)
@@ -42,7 +48,7 @@ def _constant(value: SSAValue) -> int | None:
 
 def _bound(value: SSAValue) -> object:
     found = _constant(value)
-    return found if found is not None else _strip(value)
+    return found if found is not None else strip(value)
 
 
 def loop_key(loop: Operation | None) -> LoopKey | None:
@@ -52,26 +58,24 @@ def loop_key(loop: Operation | None) -> LoopKey | None:
     return (_bound(loop.lb), 1, _bound(loop.ub))
 
 
-def loop_counter(value: SSAValue) -> tuple[LoopKey, Operation] | None:
-    """The scf.for whose induction variable `value` is (through casts): its key and op."""
-    value = _strip(value)
+def scf_counter(value: SSAValue) -> LoopKey | None:
+    """The key of the scf.for whose induction variable `value` is (through casts)."""
+    value = strip(value)
     if not isinstance(value, BlockArgument) or value.index != 0:
         return None
-    loop = value.block.parent_op()
-    key = loop_key(loop)
-    return (key, loop) if key is not None and loop is not None else None
+    return loop_key(value.block.parent_op())
 
 
 def _binary(value: SSAValue, kind: str) -> tuple[SSAValue, int] | None:
     """`value` = x <kind> constant: (x, constant)."""
-    owner = _strip(value).owner
+    owner = strip(value).owner
     if not isinstance(owner, Operation) or BINARY_BY_NAME.get(owner.name) != kind or len(owner.operands) != 2:
         return None
     c = _constant(owner.operands[1])
     return (owner.operands[0], c) if c is not None else None
 
 
-def ring_stage(value: SSAValue) -> tuple[LoopKey, int] | None:
+def ring_stage(value: SSAValue, counter: Counter = scf_counter) -> tuple[LoopKey, int] | None:
     """`t % N` (or `t & (N - 1)`, N a power of 2) of a loop counter t: (loop key, N)."""
     for kind in ("remu", "rems", "and"):
         found = _binary(value, kind)
@@ -81,13 +85,13 @@ def ring_stage(value: SSAValue) -> tuple[LoopKey, int] | None:
         n = c + 1 if kind == "and" else c
         if n < 1 or (kind == "and" and n & (n - 1)):
             continue
-        counter = loop_counter(x)
-        if counter is not None:
-            return counter[0], n
+        key = counter(x)
+        if key is not None:
+            return key, n
     return None
 
 
-def ring_parity(value: SSAValue) -> tuple[LoopKey, int, int] | None:
+def ring_parity(value: SSAValue, counter: Counter = scf_counter) -> tuple[LoopKey, int, int] | None:
     """`(t / N) & 1`, optionally `^ 1`, of a loop counter t: (loop key, N, flip)."""
     flip = 0
     if (found := _binary(value, "xor")) is not None and found[1] == 1:
@@ -102,8 +106,8 @@ def ring_parity(value: SSAValue) -> tuple[LoopKey, int, int] | None:
             continue
         x, c = div
         n = 1 << c if kind == "shru" else c
-        counter = loop_counter(x)
-        if counter is not None and n >= 1:
-            return counter[0], n, flip
-    counter = loop_counter(inner)  # N == 1: the parity of t itself
-    return (counter[0], 1, flip) if counter is not None else None
+        key = counter(x)
+        if key is not None and n >= 1:
+            return key, n, flip
+    key = counter(inner)  # N == 1: the parity of t itself
+    return (key, 1, flip) if key is not None else None
