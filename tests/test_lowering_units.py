@@ -123,7 +123,7 @@ def test_cli_target_options(args: list[str], expected: list[str]) -> None:
     [
         (["--ptx-arch", "sm_90a"], "target sm_90a has no tcgen05 instructions"),
         (["--ptx-arch", "sm_103a"], "target sm_103a needs PTX ISA 8.8 or later, got 8.6"),
-        (["--ptx-version", "9.9"], "PTX ISA 9.9 is newer than 9.0"),
+        (["--ptx-version", "9.9"], "version=9.9 is newer than PTX ISA 9.0"),
         (["--ptx-version", "eight"], "a PTX version looks like 8.6, got 'eight'"),
     ],
 )
