@@ -50,6 +50,11 @@ EXAMPLE_ARGS = {
     "chunked_epilogue": lambda: [np.zeros(4096, np.int32)],
     "accumulator_readout": lambda: [np.arange(32768, dtype=np.float32), np.zeros(32768, np.float32)],
     "m64_f16": lambda: [np.arange(4096).astype(np.float16), np.zeros(4096, np.float16)],
+    "warp_specialized_gemm": lambda: [
+        (np.arange(8192) % 7 - 3).astype(np.float16),
+        (np.arange(8192) % 5 - 2).astype(np.float16),
+        np.zeros(16384, np.float32),
+    ],
     "gemm_f16_tile": lambda: [
         (np.arange(8192) % 7 - 3).astype(np.float16),
         (np.arange(16384) % 5 - 2).astype(np.float16),
@@ -122,8 +127,9 @@ def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
     assert example.stem in EXAMPLE_ARGS, f"add the interpreter arguments of {example.stem} to EXAMPLE_ARGS"
     text = planned(example.read_text(), example.name)  # the interpreter runs allocated kernels
     source = mlir_text(run_pipeline(text, "tmem-pipeline"))
-    alone = validation.validate(source, LOWERING, threads=128, args=EXAMPLE_ARGS[example.stem]())
-    whole = validation.validate(text, PIPELINE, threads=128, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
+    # Each example declares its block size (reqntid); the run takes it from there.
+    alone = validation.validate(source, LOWERING, args=EXAMPLE_ARGS[example.stem]())
+    whole = validation.validate(text, PIPELINE, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
     assert alone.ok, "\n".join(alone.differences)
     assert whole.ok, "\n".join(whole.differences)
 

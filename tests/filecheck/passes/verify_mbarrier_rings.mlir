@@ -345,7 +345,7 @@ func.func @two_tiles() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 
         tcgen05.fence after_thread_sync
         %col = arith.muli %s, %c32_i32 : i32
         %d_s = arith.addi %d, %col : i32
-        // expected-note@+1 {{the tcgen05.mma}}
+        // expected-error@+1 {{tcgen05.mma of warp 4 refills stage t % 2 in iteration t + 2 while tcgen05.ld of warp 0 may still use it from}}
         tcgen05.mma f16 %d_s, %desc_a, %desc_b, %idesc, %false : i64
         tcgen05.commit %full_s : !llvm.ptr<3>
       }
@@ -366,7 +366,7 @@ func.func @two_tiles() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 
       tcgen05.fence after_thread_sync
       %col = arith.muli %s, %c32_i32 : i32
       %addr_s = arith.addi %addr, %col : i32
-      // expected-warning@+1 {{cannot prove that tcgen05.ld of warp 0 and tcgen05.mma of warp 4 touch different TMEM cells; nothing orders}}
+      // expected-note@+1 {{the tcgen05.ld of warp 0}}
       %r = tcgen05.ld %addr_s shape_32x32b x32 : vector<32xi32>
       tcgen05.wait load
       tcgen05.fence before_thread_sync
@@ -469,7 +469,7 @@ func.func @two_tiles() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 
         tcgen05.fence after_thread_sync
         %col = arith.muli %s, %c32_i32 : i32
         %d_s = arith.addi %d, %col : i32
-        // expected-note@+2 {{the tcgen05.mma}}
+        // expected-note@+2 {{the tcgen05.mma of warp 4}}
         // expected-note@+1 {{the tcgen05.mma of warp 4}}
         tcgen05.mma f16 %d_s, %desc_a, %desc_b, %idesc, %false : i64
         tcgen05.commit %full_s : !llvm.ptr<3>
@@ -492,7 +492,7 @@ func.func @two_tiles() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 
       tcgen05.fence after_thread_sync
       %col = arith.muli %s, %c32_i32 : i32
       %addr_s = arith.addi %addr, %col : i32
-      // expected-warning@+1 {{cannot prove that tcgen05.ld of warp 0 and tcgen05.mma of warp 4 touch different TMEM cells; nothing orders}}
+      // expected-error@+1 {{tcgen05.ld of warp 0 uses stage t % 2 of iteration t while tcgen05.mma of warp 4 may still fill it:}}
       %r = tcgen05.ld %addr_s shape_32x32b x32 : vector<32xi32>
       tcgen05.wait load
       tcgen05.fence before_thread_sync

@@ -259,11 +259,54 @@ class MbarrierRules:
             backward = [(k, r) for k, r in self._ring_releases(c)
                         if k[1][:-1] == key[1][:-1] and (k[0], k[1][:-1] + (1,)) in acquired_p]
             if not backward:
-                return None
+                return self._ring_race(p, c, wp, wc, key[0][1], refill=True)
             if backward[0][1].early is not None:
                 self._report_early(c, p, wc, wp, backward[0][1])
                 return Order.EARLY
             return Order.ORDERED if self._stages_apart(p, c, key[0][1]) else None
+        # No release of one side is observed by the other in the same iteration: when the two
+        # are a ring's fill and use (the filler writes), iteration t of both meet unordered.
+        for p, c, wp, wc in ((a, b, wa, wb), (b, a, wb, wa)):
+            if p.kind is not None and p.kind.writes_tmem and not (c.kind and c.kind.writes_tmem):
+                for key, _ in self._ring_releases(p):
+                    if self._in_ring_loop(p, key) and self._in_ring_loop(c, key):
+                        return self._ring_race(p, c, wp, wc, key[0][1], refill=False)
+        return None
+
+    def _ring_race(self, p: OpInfo, c: OpInfo, wp: int, wc: int, ring: tuple, refill: bool) -> Order | None:
+        """A ring's filler p and user c whose stages are apart but whose same-stage instances
+        nothing orders: without `refill`, c's iteration t against p's iteration t (c does not
+        wait for the fill); with it, p's iteration t + N against c's iteration t (p refills a
+        stage c may still use), which happens when the loop runs more than N times."""
+        if not self._stages_apart(p, c, ring):
+            return None
+        n = ring[2]
+        trips = self._ring_trips(ring[1])
+        if refill and (trips is None or trips <= n):
+            return None
+        if refill:
+            text = (f"{name_of(p)} of warp {wp} refills stage t % {n} in iteration t + {n} while "
+                    f"{name_of(c)} of warp {wc} may still use it from iteration t: {name_of(p)}'s "
+                    f"side never waits on a barrier that {name_of(c)}'s side releases after its use")
+            kind = FindingKind.HANDOFF
+        else:
+            text = (f"{name_of(c)} of warp {wc} uses stage t % {n} of iteration t while {name_of(p)} of "
+                    f"warp {wp} may still fill it: {name_of(c)}'s side does not wait, in the same "
+                    f"iteration, on the barrier that {name_of(p)}'s fill releases")
+            kind = FindingKind.ASYNC_PENDING if p.kind in _COMMITTED else FindingKind.HANDOFF
+        diag = error(c.op if not refill else p.op, f"{text} ({HANDOFF.cite()})")
+        diag.attach_note(f"the {name_of(p if not refill else c)} of warp {wp if not refill else wc}",
+                         (p if not refill else c).op)
+        self.findings.add(kind, ("ring-race", p.op, c.op, refill), diag)
+        return Order.EARLY
+
+    def _ring_trips(self, key: object) -> int | None:
+        """Iterations of a ring counter with constant bounds."""
+        if isinstance(key, tuple) and len(key) == 3:
+            if key[0] == "blocks" and isinstance(key[1], int) and isinstance(key[2], int):
+                return key[2] - key[1] + 1
+            if isinstance(key[0], int) and isinstance(key[2], int):
+                return key[2] - key[0]
         return None
 
     def _check_rings(self) -> None:

@@ -1,0 +1,221 @@
+// A warp-specialized persistent GEMM at the tcgen05 level: C (128 x 128, f32) = A (128 x 64) *
+// B^T (B: 128 x 64), f16 K-major in global memory, computed as 4 output tiles of 128 x 32.
+//   warp 0 (loader): for each tile t, waits on smem_empty[t % 2], copies A and rows 32t..32t+31
+//     of B into SMEM stage t % 2 (st.shared, the canonical K-major 128-byte swizzle), fences
+//     them for the async proxy (fence.proxy.async) and arrives on smem_full[t % 2];
+//   warp 1 (MMA), one elected thread: waits on acc_empty[t % 2] (the accumulator stage is free)
+//     and smem_full[t % 2], issues 4 mma k-steps into TMEM columns 32 (t % 2) .. +31, then
+//     commits to smem_empty[t % 2] (the SMEM stage may be refilled) and acc_full[t % 2];
+//   warps 2-5 (epilogue warpgroup): wait on acc_full[t % 2], read their lane quarter of the
+//     accumulator stage (tcgen05.ld), wait::ld, release it on acc_empty[t % 2], store C's tile.
+// Both rings have 2 stages; stage t % 2 of a ring is waited with parity (t / 2) & 1 by the side
+// that uses it and ((t / 2) & 1) ^ 1 by the side that fills it. tmem-verify proves the TMEM
+// handoffs (verify_mbarrier_rings.mlir shows what it rejects), tmem-run runs it clean, and
+// tests/test_warp_specialized_gemm.py compares C with numpy.
+// `tmem-opt examples/warp_specialized_gemm.mlir -t ptx --ptxas-check` assembles it.
+
+llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+llvm.mlir.global internal @smem_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
+llvm.mlir.global internal @smem_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
+llvm.mlir.global internal @acc_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
+llvm.mlir.global internal @acc_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
+llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<16384 x f16>
+llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x f16>
+
+func.func @warp_specialized_gemm(%a: memref<8192xf16>, %b: memref<8192xf16>, %c: memref<16384xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 192, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c2048 = arith.constant 2048 : index
+  %c8192 = arith.constant 8192 : index
+  %tiles = arith.constant 4 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c31_i32 = arith.constant 31 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %c128_i32 = arith.constant 128 : i32
+  %c2048_i32 = arith.constant 2048 : i32
+  %c4096_i32 = arith.constant 4096 : i32
+  %c16384_i32 = arith.constant 16384 : i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5_i32 : i32
+  %lane_i32 = arith.andi %tid, %c31_i32 : i32
+  %lane = arith.index_cast %lane_i32 : i32 to index
+  %is_loader = arith.cmpi eq, %warp, %c0_i32 : i32
+  %is_mma = arith.cmpi eq, %warp, %c1_i32 : i32
+  %is_thread0 = arith.cmpi eq, %tid, %c0_i32 : i32
+  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
+  %smem_full = llvm.mlir.addressof @smem_full : !llvm.ptr<3>
+  %smem_empty = llvm.mlir.addressof @smem_empty : !llvm.ptr<3>
+  %acc_full = llvm.mlir.addressof @acc_full : !llvm.ptr<3>
+  %acc_empty = llvm.mlir.addressof @acc_empty : !llvm.ptr<3>
+  %sa = llvm.mlir.addressof @smem_a : !llvm.ptr<3>
+  %sb = llvm.mlir.addressof @smem_b : !llvm.ptr<3>
+
+  // The MMA warp allocates both accumulator stages (2 x 32 columns); thread 0 sets up the rings.
+  scf.if %is_mma {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit
+  }
+  scf.if %is_thread0 {
+    %smem_full1 = llvm.getelementptr %smem_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+    %smem_empty1 = llvm.getelementptr %smem_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+    %acc_full1 = llvm.getelementptr %acc_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+    %acc_empty1 = llvm.getelementptr %acc_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+    tcgen05.mbarrier.init %smem_full, %c32_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %smem_full1, %c32_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %smem_empty, %c1_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %smem_empty1, %c1_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %acc_full, %c1_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %acc_full1, %c1_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %acc_empty, %c128_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %acc_empty1, %c128_i32 : !llvm.ptr<3>
+    tcgen05.fence_mbarrier_init
+  }
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  %d = llvm.load %slot : !llvm.ptr<3> -> i32
+
+  scf.if %is_loader {
+    // Warp 0: fill SMEM stage t % 2 with A and B's rows 32t .. 32t + 31, 16 bytes at a time:
+    // chunk j of row r lands at chunk j ^ (r % 8) of its 128-byte row (the 128-byte swizzle).
+    scf.for %t = %c0 to %tiles step %c1 {
+      %t32 = arith.index_cast %t : index to i32
+      %s = arith.remui %t32, %c2_i32 : i32
+      %round = arith.divui %t32, %c2_i32 : i32
+      %ph = arith.andi %round, %c1_i32 : i32
+      %ph_fill = arith.xori %ph, %c1_i32 : i32
+      %empty_s = llvm.getelementptr %smem_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+      %full_s = llvm.getelementptr %smem_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+      tcgen05.mbarrier.wait_parity %empty_s, %ph_fill : !llvm.ptr<3>
+      %s_index = arith.index_cast %s : i32 to index
+      %a_stage = arith.muli %s_index, %c8192 : index
+      %b_stage = arith.muli %s_index, %c2048 : index
+      %b_first = arith.muli %t, %c2048 : index
+      scf.for %j = %c0 to %c8 step %c1 {
+        %src = arith.muli %j, %c8 : index
+        scf.for %q = %c0 to %c4 step %c1 {
+          %q32 = arith.muli %q, %c32 : index
+          %r = arith.addi %q32, %lane : index
+          %phase = arith.remui %r, %c8 : index
+          %swz = arith.xori %j, %phase : index
+          %dst = arith.muli %swz, %c8 : index
+          %row = arith.muli %r, %c64 : index
+          %a_src = arith.addi %row, %src : index
+          %va = vector.load %a[%a_src] : memref<8192xf16>, vector<8xf16>
+          %a_row = arith.addi %a_stage, %row : index
+          %a_dst = arith.addi %a_row, %dst : index
+          %a_dst64 = arith.index_cast %a_dst : index to i64
+          %pa = llvm.getelementptr %sa[%a_dst64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f16
+          llvm.store %va, %pa {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+        }
+        %phase_b = arith.remui %lane, %c8 : index
+        %swz_b = arith.xori %j, %phase_b : index
+        %dst_b = arith.muli %swz_b, %c8 : index
+        %row_b = arith.muli %lane, %c64 : index
+        %b_row_src = arith.addi %b_first, %row_b : index
+        %b_src = arith.addi %b_row_src, %src : index
+        %vb = vector.load %b[%b_src] : memref<8192xf16>, vector<8xf16>
+        %b_row = arith.addi %b_stage, %row_b : index
+        %b_dst = arith.addi %b_row, %dst_b : index
+        %b_dst64 = arith.index_cast %b_dst : index to i64
+        %pb = llvm.getelementptr %sb[%b_dst64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f16
+        llvm.store %vb, %pb {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+      }
+      // generic-proxy writes -> the async proxy (the tensor core reads them), then release
+      tcgen05.fence_proxy_async
+      %token = tcgen05.mbarrier.arrive %full_s : !llvm.ptr<3>
+    }
+  }
+
+  scf.if %is_mma {
+    // Warp 1: tile t into accumulator stage t % 2 (columns 32 (t % 2) .. +31), M = 128, N = 32.
+    %idesc = tcgen05.instr_desc f16 m 128 n 32 a f16 b f16 d f32
+    %a_base = llvm.ptrtoint %sa : !llvm.ptr<3> to i32
+    %b_base = llvm.ptrtoint %sb : !llvm.ptr<3> to i32
+    %elected = tcgen05.elect_sync
+    scf.if %elected {
+      scf.for %t = %c0 to %tiles step %c1 {
+        %t32 = arith.index_cast %t : index to i32
+        %s = arith.remui %t32, %c2_i32 : i32
+        %round = arith.divui %t32, %c2_i32 : i32
+        %ph = arith.andi %round, %c1_i32 : i32
+        %ph_fill = arith.xori %ph, %c1_i32 : i32
+        %acc_empty_s = llvm.getelementptr %acc_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        %acc_full_s = llvm.getelementptr %acc_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        %smem_full_s = llvm.getelementptr %smem_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        %smem_empty_s = llvm.getelementptr %smem_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        tcgen05.mbarrier.wait_parity %acc_empty_s, %ph_fill : !llvm.ptr<3>
+        tcgen05.fence after_thread_sync
+        tcgen05.mbarrier.wait_parity %smem_full_s, %ph : !llvm.ptr<3>
+        %col = arith.muli %s, %c32_i32 : i32
+        %d_s = arith.addi %d, %col : i32
+        %a_stage_bytes = arith.muli %s, %c16384_i32 : i32
+        %b_stage_bytes = arith.muli %s, %c4096_i32 : i32
+        %a_stage = arith.addi %a_base, %a_stage_bytes : i32
+        %b_stage = arith.addi %b_base, %b_stage_bytes : i32
+        scf.for %k = %c0 to %c4 step %c1 {
+          %k_i32 = arith.index_cast %k : index to i32
+          %step = arith.muli %k_i32, %c32_i32 : i32
+          %a_addr = arith.addi %a_stage, %step : i32
+          %b_addr = arith.addi %b_stage, %step : i32
+          %desc_a = tcgen05.smem_desc %a_addr lbo 16 sbo 1024 swizzle_128b
+          %desc_b = tcgen05.smem_desc %b_addr lbo 16 sbo 1024 swizzle_128b
+          %accumulate = arith.cmpi ne, %k, %c0 : index
+          tcgen05.mma f16 %d_s, %desc_a, %desc_b, %idesc, %accumulate : i64
+        }
+        tcgen05.commit %smem_empty_s : !llvm.ptr<3>
+        tcgen05.commit %acc_full_s : !llvm.ptr<3>
+      }
+    }
+  }
+
+  %is_epilogue = arith.cmpi uge, %warp, %c2_i32 : i32
+  scf.if %is_epilogue {
+    // Warps 2-5: warp w reads lane quarter w % 4 (rows 32 (w % 4) .. +31) of each tile.
+    %quarter = arith.andi %warp, %c3_i32 : i32
+    %quarter_row = arith.muli %quarter, %c32_i32 : i32
+    %lane_bits = arith.shli %quarter_row, %c16_i32 : i32
+    %taddr = arith.addi %d, %lane_bits : i32
+    %row_i32 = arith.addi %quarter_row, %lane_i32 : i32
+    %row = arith.index_cast %row_i32 : i32 to index
+    %c_row = arith.muli %row, %c128 : index
+    scf.for %t = %c0 to %tiles step %c1 {
+      %t32 = arith.index_cast %t : index to i32
+      %s = arith.remui %t32, %c2_i32 : i32
+      %round = arith.divui %t32, %c2_i32 : i32
+      %ph = arith.andi %round, %c1_i32 : i32
+      %acc_full_s = llvm.getelementptr %acc_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+      %acc_empty_s = llvm.getelementptr %acc_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+      tcgen05.mbarrier.wait_parity %acc_full_s, %ph : !llvm.ptr<3>
+      tcgen05.fence after_thread_sync
+      %col = arith.muli %s, %c32_i32 : i32
+      %taddr_s = arith.addi %taddr, %col : i32
+      %bits = tcgen05.ld %taddr_s shape_32x32b x32 : vector<32xi32>
+      tcgen05.wait load
+      tcgen05.fence before_thread_sync
+      %token = tcgen05.mbarrier.arrive %acc_empty_s : !llvm.ptr<3>
+      %values = arith.bitcast %bits : vector<32xi32> to vector<32xf32>
+      %tile_col = arith.muli %t, %c32 : index
+      %first = arith.addi %c_row, %tile_col : index
+      vector.store %values, %c[%first] : memref<16384xf32>, vector<32xf32>
+    }
+  }
+
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  scf.if %is_mma {
+    tcgen05.fence after_thread_sync
+    tcgen05.dealloc %d, 64
+  }
+  func.return
+}
