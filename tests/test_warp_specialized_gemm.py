@@ -89,3 +89,28 @@ def test_ring_bugs_are_errors_in_both_tools(bug: str):
     dynamic = {f.kind for f in res.findings if f.diagnostic.severity is Severity.ERROR}
     assert kind in dynamic, res.render()
     assert kind in static, static
+
+
+def _elect_inside_the_tile_loop() -> str:
+    """The MMA warp's variant where every lane waits on the barriers and only the k loop and the
+    commits are elected (CUTLASS's shape): an elect branch holding a loop, inside a loop."""
+    text = _variant("    %elected = tcgen05.elect_sync\n    scf.if %elected {\n      scf.for %t = %c0 to %tiles step %c1 {",
+                    "    scf.for %t = %c0 to %tiles step %c1 {")
+    text = text.replace("        scf.for %k = %c0 to %c4 step %c1 {\n          %k_i32",
+                        "        %elected = tcgen05.elect_sync\n        scf.if %elected {\n"
+                        "        scf.for %k = %c0 to %c4 step %c1 {\n          %k_i32", 1)
+    return text.replace("        tcgen05.commit %acc_full_s : !llvm.ptr<3>\n      }\n    }\n  }",
+                        "        tcgen05.commit %acc_full_s : !llvm.ptr<3>\n        }\n      }\n  }", 1)
+
+
+@pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
+def test_elect_inside_the_tile_loop_runs_clean(nvvm: bool):
+    """At the NVVM level the lanes waiting at the elect branch's join (which post-dominates the
+    elected lane's k loop) must wait for that lane: run first, they would go round the tile loop
+    and wait on the mbarrier its commit completes (the interpreter's reconvergence, warp.py)."""
+    text = _elect_inside_the_tile_loop()
+    a, b, res = _run(text, nvvm=nvvm)
+    assert not [d for d in res.diagnostics if d.severity is not Severity.NOTE], res.render()
+    np.testing.assert_allclose(res.args[2].reshape(128, 128), a.astype(np.float32) @ b.astype(np.float32).T,
+                               rtol=1e-5, atol=1e-4)
+    assert verify_findings(_module(text, nvvm), Options()) == []

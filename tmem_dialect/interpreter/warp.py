@@ -27,7 +27,7 @@ from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects.interfaces import has_tmem_effect
 from tmem_dialect.interpreter.machine import Machine
 from tmem_dialect.interpreter.values import merge
-from tmem_dialect.block_order import region_order
+from tmem_dialect.block_order import immediate_dominators, region_order, reverse_post_order
 
 
 class Branch(NamedTuple):
@@ -217,11 +217,40 @@ class WarpInterpreter(Interpreter):
                 reach[key] = seen
             return b in seen
 
-        for candidate in sorted(pending, key=order.__getitem__):
+        ranked = sorted(pending, key=order.__getitem__)
+        # Lanes waiting at a block that post-dominates another pending block wait there for the
+        # lanes of that block (their branch's join): inside a loop, where every block reaches
+        # every other, this is what tells an elected lane's inner loop from the join after it.
+        post = self._post_dominators(region)
+        for candidate in ranked:
+            if any(other is not candidate and _dominated(post, candidate, other) and not _dominated(post, other, candidate)
+                   for other in pending):
+                return candidate
+        for candidate in ranked:
             if not any(other is not candidate and reaches(other, candidate) and not reaches(candidate, other)
                        for other in pending):
                 return candidate
         return block
+
+    def _post_dominators(self, region: Region) -> dict[object, object | None]:
+        """Immediate post-dominators of the region's blocks (a virtual exit after the blocks
+        without successors)."""
+        cache = self.machine.__dict__.setdefault("_post_dominators", {})
+        found = cache.get(id(region))
+        if found is None:
+            blocks = list(region.blocks)
+            preds: dict[object, list[object]] = {b: [] for b in blocks}
+            succs: dict[object, list[object]] = {}
+            for b in blocks:
+                targets = list(b.last_op.successors) if b.last_op is not None else []
+                succs[b] = targets or [_EXIT]
+                for s in targets:
+                    preds[s].append(b)
+            preds[_EXIT] = [b for b in blocks if succs[b] == [_EXIT]]
+            order = reverse_post_order(_EXIT, lambda n: preds.get(n, ()))
+            found = immediate_dominators(order, lambda n: succs.get(n, ()))
+            cache[id(region)] = found
+        return found
 
     @staticmethod
     def _add_pending(pending, block: Block, mask: np.ndarray, args: PythonValues) -> None:
@@ -239,3 +268,18 @@ class WarpInterpreter(Interpreter):
             cache[id(region)] = order
         return order
 
+
+_EXIT = object()
+"""The virtual exit of a region's post-dominator tree."""
+
+
+def _dominated(tree: dict[object, object | None], node: object, by: object) -> bool:
+    """`by` is an ancestor of `node` in the (post-)dominator tree."""
+    seen = 0
+    current = tree.get(node)
+    while current is not None and seen < 100000:
+        if current is by:
+            return True
+        current = tree.get(current)
+        seen += 1
+    return False
