@@ -64,6 +64,10 @@ class Engine:
         self.values = Values(function, self.cfg, self.space, slots, self.effects)
         self._build_infos()
         self._barriers = [i for i in self.info_of.values() if i.kind is not None and is_handoff(i.kind)]
+        # Only kernels that release TMEM through mbarriers pay for tracking what each warp issued.
+        self._tracks_releases = any(
+            i.kind in (EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE) for i in self.info_of.values()
+        )
         self._partners: dict[Operation, tuple[Operation, ...]] = {}
         self._arrivals: dict[Operation, WarpStates] = {}
         self._reachable: dict[Node, set[Node]] = {}
@@ -263,7 +267,7 @@ class Engine:
                     local = local.but(assume=local.assume | {outcome})
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
-            for loop in self._exits(edge):
+            for loop in self._exits(edge) if self._tracks_releases else ():
                 marker = ("after", loop, self._loop_key(loop))
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})

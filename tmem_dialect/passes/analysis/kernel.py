@@ -138,13 +138,16 @@ class KernelAnalysis(
             local = self._same_thread(info, local, mask)
         if self._report:
             self._record(info, None, local, mask)
-            self._note_acquired(info, local)
+            if self._tracks_releases:
+                self._note_acquired(info, local)
         if kind.is_async_access:
             if self._report:
                 self._check_allocation(info, local, mask)
             access = self._access(info, (), False, None)
-            issued = local.issued if info in local.issued else local.issued | {info}
-            local = local.but(outstanding=local.outstanding | {access}, issued=issued)
+            if self._tracks_releases and info not in local.issued:
+                local = local.but(outstanding=local.outstanding | {access}, issued=local.issued | {info})
+            else:
+                local = local.but(outstanding=local.outstanding | {access})
         elif kind is EffectKind.ALLOC:
             local = self._alloc(info, local, mask)
         elif kind is EffectKind.DEALLOC:
