@@ -40,7 +40,7 @@ def _module(text: str):
 
 
 def test_every_case_is_rejected_by_our_rules_or_the_emitter():
-    assert len(_cases()) == 5
+    assert len(_cases()) == 7
     for text in _cases():
         module = _module(text)
         ours = [d for k in kernels(module) for _, d in kernel_diagnostics(k, module)]
@@ -49,7 +49,7 @@ def test_every_case_is_rejected_by_our_rules_or_the_emitter():
 
 
 @needs_ptxas
-@pytest.mark.parametrize("index", range(5))
+@pytest.mark.parametrize("index", range(7))
 def test_ptxas_rejects_what_we_reject(index: int):
     text = _cases()[index]
     if "{{nCols" in text:

@@ -38,6 +38,7 @@ def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[Findi
     """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
     registers per thread for the declared block size, static shared memory."""
     found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in _mixed_cta_groups(kernel)]
+    found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(kernel))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, module))
     return found
@@ -115,6 +116,24 @@ def _mixed_cta_groups(kernel: Operation) -> Iterator[Diagnostic]:
             yield error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
                         f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
+
+
+def _check_named_barriers(kernel: Operation) -> Iterator[Diagnostic]:
+    """Constant barrier ids and thread counts of bar.sync / bar.arrive (nvvm.barrier,
+    nvvm.barrier.arrive) that the ISA allows."""
+    from tmem_dialect.dialects.nvvm import constant_int
+
+    for op in kernel.walk():
+        ident = getattr(op, "barrierId", None) if op.name.startswith("nvvm.barrier") else None
+        count = getattr(op, "numberOfThreads", None) if op.name.startswith("nvvm.barrier") else None
+        if ident is None and count is None:
+            continue
+        problem = isa.named_barrier_error(
+            constant_int(ident) if ident is not None else None,
+            constant_int(count) if count is not None else None,
+        )
+        if problem:
+            yield error(op, problem)
 
 
 def _check_registers(kernel: Operation) -> Iterator[Diagnostic]:

@@ -392,6 +392,9 @@ class Machine:
         (None: all threads of the CTA). Only the participating warps are ordered."""
         if aligned:
             self.check_collective(w, op, f"{op.name} (bar.sync, aligned)")
+        if problem := isa.named_barrier_error(barrier_id, count):
+            self.report(FindingKind.BARRIER_COUNT, "error", op, problem)
+            return  # ptxas rejects the kernel; no generation of this barrier is well defined
         cta = self.ctas[w.cta]
         expected = count if count is not None else cta.threads
         b = cta.barriers.get(barrier_id)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from tmem_dialect.isa.core import WARP_SIZE
+
 MBARRIER_BYTES = 8  # an mbarrier object is a 64-bit, 8-byte aligned shared-memory word
 MBARRIER_ALIGN = 8
 # init count: the expected arrival count, in [1, 2^20 - 1] (9.7.13.15.1)
@@ -19,6 +21,22 @@ MBARRIER_MAX_COUNT = (1 << 20) - 1
 # tx-count range of expect_tx / complete_tx / arrive.expect_tx: [0, 2^20 - 1]
 MBARRIER_MAX_TX = (1 << 20) - 1
 COMMIT_MULTICAST_BITS = 16  # commit's multicast mask: one bit per CTA of the cluster
+
+
+# bar{.cta}.sync / bar.arrive / barrier.sync (PTX ISA 9.7.13.1 "bar, barrier"): 16 named barriers
+# per CTA; a thread count, when given, is a multiple of the warp size (ptxas 13.0 rejects
+# constants that break either: "Barrier number '16' out of range, expected to be in range
+# [0..15]", "Number of threads participating in barrier must be in multiple of warp size").
+NAMED_BARRIERS = 16
+
+
+def named_barrier_error(barrier_id: int | None, threads: int | None) -> str | None:
+    """Why constant operands of a named barrier are not ones the ISA allows (None: they are)."""
+    if barrier_id is not None and not 0 <= barrier_id < NAMED_BARRIERS:
+        return f"barrier id {barrier_id} is out of range: a CTA has barriers 0..{NAMED_BARRIERS - 1}"
+    if threads is not None and (threads <= 0 or threads % WARP_SIZE):
+        return f"a barrier's thread count must be a positive multiple of the warp size ({WARP_SIZE}), got {threads}"
+    return None
 
 
 def mbarrier_count_error(count: int) -> str | None:

@@ -57,3 +57,23 @@ llvm.func @k(%a: i32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1,
   nvvm.tcgen05.dealloc %t, %n : !llvm.ptr<6>, i32
   llvm.return
 }
+
+// -----
+
+llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 64, 1, 1>} {
+  %id = llvm.mlir.constant(1 : i32) : i32
+  %n = llvm.mlir.constant(48 : i32) : i32
+  // expected-error@+1 {{a barrier's thread count must be a positive multiple of the warp size (32), got 48}}
+  nvvm.barrier id = %id number_of_threads = %n
+  llvm.return
+}
+
+// -----
+
+llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 64, 1, 1>} {
+  %id = llvm.mlir.constant(16 : i32) : i32
+  %n = llvm.mlir.constant(64 : i32) : i32
+  // expected-error@+1 {{barrier id 16 is out of range: a CTA has barriers 0..15}}
+  nvvm.barrier.arrive id = %id number_of_threads = %n
+  llvm.return
+}

@@ -206,7 +206,13 @@ class HandoffRules:
 
     def _check_barrier(self, info: OpInfo, warps: int) -> None:
         op = info.op
-        if getattr(op, "numberOfThreads", None) is not None:
+        count = getattr(op, "numberOfThreads", None)
+        count_form = self.values.form(count) if count is not None else None
+        whole_cta = (
+            count_form is not None and count_form.constant == self.space.nthreads
+            and self.space.declared and warps == self.space.all_warps
+        )
+        if count is not None and not whole_cta:
             self.findings.add(
                 FindingKind.BARRIER_SCOPE, ("named-barrier", op),
                 warning(op, "a barrier with a thread count synchronizes only some warps; the TMEM "
