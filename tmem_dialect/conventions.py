@@ -25,6 +25,7 @@ MAX_THREADS_PER_BLOCK = MAX_THREADS_PER_CTA  # the ISA's limit, under the name t
 GENERIC_ADDRESS_SPACE = 0
 GLOBAL_ADDRESS_SPACE = 1
 SHARED_ADDRESS_SPACE = 3
+SHARED_CLUSTER_ADDRESS_SPACE = 7  # .shared::cluster: any CTA of the cluster (upstream !llvm.ptr<7>)
 TMEM_ADDRESS_SPACE = 6
 WORKGROUP_MEMORY_SPACE = "#gpu.address_space<workgroup>"  # the gpu dialect's name of shared memory
 GLOBAL_MEMORY_SPACE = "#gpu.address_space<global>"

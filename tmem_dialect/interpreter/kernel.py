@@ -29,8 +29,10 @@ from tmem_dialect import conventions, isa
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
+from tmem_dialect.interpreter.ops.cluster import ClusterFunctions
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
@@ -330,8 +332,14 @@ def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_c
         "tid.y": ((linear // x) % y).astype(np.int32),
         "tid.z": (linear // (x * y)).astype(np.int32),
         "ntid.x": full(x), "ntid.y": full(y), "ntid.z": full(z),
+        # The run is one cluster of `ctas` CTAs along x: the grid is that cluster.
         "ctaid.x": full(cta), "ctaid.y": full(0), "ctaid.z": full(0),
         "nctaid.x": full(ctas), "nctaid.y": full(1), "nctaid.z": full(1),
+        "cluster.ctaid.x": full(cta), "cluster.ctaid.y": full(0), "cluster.ctaid.z": full(0),
+        "cluster.nctaid.x": full(ctas), "cluster.nctaid.y": full(1), "cluster.nctaid.z": full(1),
+        "cluster.ctarank": full(cta), "cluster.nctarank": full(ctas),
+        "clusterid.x": full(0), "clusterid.y": full(0), "clusterid.z": full(0),
+        "nclusterid.x": full(1), "nclusterid.y": full(1), "nclusterid.z": full(1),
         "laneid": np.arange(V.WARP, dtype=np.int32),
         "warpid": full(warp_in_cta),
         "nwarpid": full(warps_per_cta),
@@ -339,7 +347,7 @@ def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_c
 
 
 FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions,
-             ProducerFunctions)
+             ProducerFunctions, ClusterFunctions)
 
 
 def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) -> WarpInterpreter:
@@ -358,6 +366,7 @@ def run_kernel(
     args: Sequence[Any] | None = (),
     cta_pair: bool = False,
     *,
+    cluster: int | None = None,
     ptx_version: tuple[int, int] | str = isa.DEFAULT_PTX_VERSION,
     conservative: bool = False,
     max_warp_ops: int = Options.max_warp_ops,
@@ -366,7 +375,8 @@ def run_kernel(
     progress: bool = False,
     on_machine: Callable[[Machine], None] | None = None,
 ) -> RunResult:
-    """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
+    """Run `kernel` of `source` (MLIR text or a module) on one cluster of `cluster` CTAs (default 1;
+    `cta_pair=True` is cluster=2) of `threads` threads each; cta_group::2 pairs are CTAs (2k, 2k+1).
 
     `args` are numpy arrays (memref and pointer parameters, copied: `result.args` holds them after
     the run) or numbers (scalar parameters); `args=None` zero-fills every statically shaped memref
@@ -405,7 +415,11 @@ def run_kernel(
         dims = block_dims(k, threads)
     except _Setup as e:
         return RunResult(list(args or ()), e.findings, sources=sources)
-    ctas = 2 if cta_pair else 1
+    ctas = cluster if cluster is not None else 2 if cta_pair else 1
+    if not 1 <= ctas <= isa.MAX_CLUSTER_CTAS or (cta_pair and ctas % 2):
+        return RunResult(list(args or ()), [Finding(FindingKind.BAD_THREADS, diag.error(
+            None, f"a cluster has 1 to {isa.MAX_CLUSTER_CTAS} CTAs (an even number for CTA pairs), "
+                  f"the run asks for {ctas}"))], sources=sources)
     machine = Machine(int(np.prod(dims)), ctas, options)
     warps = [_new_warp(module, machine, w, dims, ctas) for w in range(machine.warp_count)]
     shared = warps[0]
@@ -456,6 +470,7 @@ def run_kernel(
     stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)
     if not stopped:
         lifecycle.check_leaks(machine)
+        cluster_semantics.check_setmaxnreg_at_exit(machine)
     findings = sorted(machine.findings, key=_finding_order)
     return RunResult(
         arrays,

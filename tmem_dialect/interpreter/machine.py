@@ -21,7 +21,7 @@ from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.interpreter import producers, provenance, shared_memory
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
-from tmem_dialect.interpreter.memory import SHARED, Buffer, Memory, MemoryFault, MemRefValue
+from tmem_dialect.interpreter.memory import SHARED, AddressSpace, Buffer, Memory, MemoryFault, MemRefValue
 from tmem_dialect.interpreter.sync import (
     Aborted,
     Barrier,
@@ -77,11 +77,25 @@ class BarrierPassage:
 
 @dataclass
 class CTA:
+    """One CTA of the cluster: its rank (%cluster_ctarank), warps, TMEM, shared memory and CTA barriers.
+
+    Its mbarriers live in `producers.of(machine).mbarriers`, keyed by (rank, shared address)."""
+
     index: int
     threads: int
     warps: list[int]
     tmem: tm.TensorMemory
+    shared: AddressSpace
     barriers: dict[int, Barrier] = field(default_factory=dict)
+
+    @property
+    def pair(self) -> tuple[int, int]:
+        """The ranks of its cta_group::2 pair: CTAs 2k and 2k+1."""
+        return self.index & ~1, self.index | 1
+
+    @property
+    def peer(self) -> int:
+        return self.index ^ 1
 
 
 class Machine:
@@ -99,6 +113,7 @@ class Machine:
                 threads,
                 list(range(c * self.warps_per_cta, (c + 1) * self.warps_per_cta)),
                 tm.TensorMemory(self.warps_per_cta, c * self.warps_per_cta),
+                self.memory.shared_spaces[c],
             )
             for c in range(ctas)
         ]
@@ -130,6 +145,15 @@ class Machine:
         self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
         # Observation hook (tools.pictures): called as observer(warp, op) after each op a warp ran.
         self.observer: Callable[[WarpInterpreter, Operation], None] | None = None
+
+    def cta(self, rank: int) -> CTA:
+        """CTA `rank` of the cluster (%cluster_ctarank): where TMA multicast, commit multicast and
+        shared::cluster accesses deliver."""
+        return self.ctas[rank]
+
+    def shared_target(self, w: WarpLanes, address: int) -> tuple[int, int]:
+        """(CTA rank, shared::cta address) that a shared or shared::cluster address of warp `w` names."""
+        return self.memory.shared_target(address, w.cta)
 
     def effect_of(self, op: Operation) -> TMEMEffect:
         """tmem_effect(op), computed once per op of the run (an op's effect is static)."""
