@@ -44,6 +44,8 @@ def alloc(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> None:
             _take(m, peer, match.first_op, ncols, base, 2)
             _take(m, w, op, ncols, base, 2)
             match.done = True
+        elif match.second is None:  # the peer CTA exited (reported): this CTA's half goes on alone
+            _take(m, w, op, ncols, _wait_for_room(m, w, op, ncols, [m.cta(w.cta)]), 2)
         return
     base = _wait_for_room(m, w, op, ncols, [m.ctas[w.cta]])
     _take(m, w, op, ncols, base, 1)
@@ -208,8 +210,13 @@ def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind, opera
         op,
     )
     if not match.done:
-        # Every thread of the peer CTA exited: its half of the pair op never comes.
+        # Every thread of the peer CTA exited: its half of the pair op never comes (reported once
+        # per CTA; later pair ops of this CTA go on alone).
         del m._pair_waiting[(kind, w.cta)]
+        match.done = True
+        if w.cta in m.peer_exited:
+            return match
+        m.peer_exited.add(w.cta)
         what = {EffectKind.ALLOC: "allocation", EffectKind.DEALLOC: "deallocation"}.get(kind, "op")
         m.report(
             FindingKind.PEER_EXITED,
@@ -220,7 +227,6 @@ def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind, opera
             "be running (keep it alive with a cluster barrier before the pair dealloc)",
             key=w.warp,
         )
-        match.done = True
     return match
 
 

@@ -124,6 +124,7 @@ class Machine:
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
+        self.peer_exited: set[int] = set()  # CTAs whose pair op found the peer CTA exited (reported)
         self.warp_interpreters: list[WarpLanes] = []
         self.total_ops = 0
         self.cells_moved = 0

@@ -30,6 +30,7 @@ from tmem_dialect.conventions import (
     NVVM_KERNEL_ATTR,
     NVVM_REQNTID_ATTR,
     SHARED_ADDRESS_SPACE,
+    SHARED_CLUSTER_ADDRESS_SPACE,
     TMEM_ADDRESS_SPACE,
     integer_list,
     pointer_address_space,
@@ -37,6 +38,7 @@ from tmem_dialect.conventions import (
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import llvm_ext, nvvm
 from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
+from tmem_dialect.lowering.ptx_cluster import CLUSTER_HANDLERS
 from tmem_dialect.lowering.ptx_values import (
     Address,
     Unsupported,
@@ -55,7 +57,8 @@ from tmem_dialect.lowering.ptx_values import (
     scalar_bits,
 )
 
-STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared"}
+STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared",
+                SHARED_CLUSTER_ADDRESS_SPACE: ".shared::cluster"}
 # Kernel parameter types and their .param declarations (i1 travels as a byte, as LLVM does).
 PARAM_TYPES = {
     "i1": ".u8", "i16": ".b16", "i32": ".b32", "i64": ".b64",
@@ -107,6 +110,8 @@ BINARY_OPS: dict[type[Operation], tuple[str, bool]] = {
 CVTA = {
     (SHARED_ADDRESS_SPACE, 0): "cvta.shared.u64", (0, SHARED_ADDRESS_SPACE): "cvta.to.shared.u64",
     (GLOBAL_ADDRESS_SPACE, 0): "cvta.global.u64", (0, GLOBAL_ADDRESS_SPACE): "cvta.to.global.u64",
+    (SHARED_CLUSTER_ADDRESS_SPACE, 0): "cvta.shared::cluster.u64",
+    (0, SHARED_CLUSTER_ADDRESS_SPACE): "cvta.to.shared::cluster.u64",
 }  # fmt: skip
 PREDICATE_OPS = {llvm.AndOp: "and.pred", llvm.OrOp: "or.pred", llvm.XOrOp: "xor.pred"}
 SHIFT_OPS = (llvm.ShlOp, llvm.LShrOp, llvm.AShrOp)
@@ -1010,11 +1015,6 @@ class _FunctionEmitter:
         a, b, c, m = (self.reg_or_imm(v) for v in (op.val, op.offset, op.mask_and_clamp, op.thread_mask))
         self.out(f"shfl.sync.{op.kind.data.value}.b32 {d}, {a}, {b}, {c}, {m};")
 
-    def cluster_barrier(self, op: nvvm.ClusterArriveOp | nvvm.ClusterArriveRelaxedOp | nvvm.ClusterWaitOp) -> None:
-        what = {nvvm.ClusterArriveOp: "arrive", nvvm.ClusterArriveRelaxedOp: "arrive.relaxed",
-                nvvm.ClusterWaitOp: "wait"}[type(op)]
-        self.out(f"barrier.cluster.{what}{'.aligned' if op.aligned is not None else ''};")
-
     def barrier_arrive(self, op: nvvm.BarrierArriveOp) -> None:
         barrier = str(self.reg_or_imm(op.barrierId)) if op.barrierId is not None else "0"
         self.out(f"bar.arrive {barrier}, {self.reg_or_imm(op.numberOfThreads)};")
@@ -1169,9 +1169,6 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.BarrierOp: _FunctionEmitter.barrier,
     nvvm.BarrierArriveOp: _FunctionEmitter.barrier_arrive,
     nvvm.ShflSyncOp: _FunctionEmitter.shfl_sync,
-    nvvm.ClusterArriveOp: _FunctionEmitter.cluster_barrier,
-    nvvm.ClusterArriveRelaxedOp: _FunctionEmitter.cluster_barrier,
-    nvvm.ClusterWaitOp: _FunctionEmitter.cluster_barrier,
     nvvm.Tcgen05AllocOp: _FunctionEmitter.tcgen05_alloc,
     nvvm.Tcgen05DeallocOp: _FunctionEmitter.tcgen05_dealloc,
     nvvm.Tcgen05RelinquishAllocPermitOp: _FunctionEmitter.tcgen05_relinquish,
@@ -1180,4 +1177,5 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.Tcgen05WaitOp: _FunctionEmitter.tcgen05_wait,
     nvvm.Tcgen05FenceOp: _FunctionEmitter.tcgen05_fence,
     **ASYNC_HANDLERS,
+    **CLUSTER_HANDLERS,
 }  # type: ignore[dict-item]
