@@ -136,7 +136,8 @@ def commit(em: Emitter, op: up.Tcgen05CommitOp) -> None:
     mnemonic = isa.commit_mnemonic(op.cta_group_value, op.multicastMask is not None)
     if pointer_address_space(op.addr.type) == 0:
         mnemonic = mnemonic.replace(".shared::cluster", "")
-    mask = f", {em.reg_or_imm(op.multicastMask)}" if op.multicastMask is not None else ""
+    # ctaMask is a 16-bit register operand: ptxas rejects an immediate there.
+    mask = f", {em.reg(op.multicastMask)}" if op.multicastMask is not None else ""
     em.out(f"{mnemonic} {em.address(op.addr)}{mask};")
 
 
