@@ -397,6 +397,37 @@ def test_setmaxnreg_is_warp_collective() -> None:
     assert FindingKind.PARTIAL_COLLECTIVE in result.kinds(), result.render()
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_declared_cluster_shape_is_the_run(level: str) -> None:
+    """A kernel's cluster_dim (tcgen05.cluster_dim, nvvm.cluster_dim after the lowering) is the
+    cluster the run uses: 2 x 2 CTAs, %cluster_ctaid.{x,y} from the rank; a different size asked
+    for is an error."""
+    body = """
+  %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  %x = nvvm.read.ptx.sreg.cluster.ctaid.x : i32
+  %y = nvvm.read.ptx.sreg.cluster.ctaid.y : i32
+  %ny = nvvm.read.ptx.sreg.cluster.nctaid.y : i32
+  %is_t0 = arith.cmpi eq, %tid, %c0_i32 : i32
+  scf.if %is_t0 {
+    %c10 = arith.constant 10 : i32
+    %c100 = arith.constant 100 : i32
+    %y10 = arith.muli %y, %c10 : i32
+    %ny100 = arith.muli %ny, %c100 : i32
+    %xy = arith.addi %x, %y10 : i32
+    %code = arith.addi %xy, %ny100 : i32
+    %r = arith.index_cast %rank : i32 to index
+    memref.store %code, %out[%r] : memref<1024xi32>
+  }"""
+    text = kernel(body).replace("tcgen05.reqntid = array<i32: 128, 1, 1>",
+                                "tcgen05.reqntid = array<i32: 128, 1, 1>, tcgen05.cluster_dim = array<i32: 2, 2>")
+    result = run_at(text, level, args=[np.zeros(1024, np.int32)])
+    assert result.diagnostics == [], result.render()
+    np.testing.assert_array_equal(result.args[0][:4], [200, 201, 210, 211])
+    result = run_at(text, level, args=[np.zeros(1024, np.int32)], cluster=2)
+    assert result.kinds() == {FindingKind.BAD_THREADS}
+    assert "declares a cluster of 4 CTAs (cluster_dim 2, 2, 1) but the run asks for 2" in result.errors[0].message
+
+
 def test_run_kernel_rejects_a_cluster_size_outside_1_to_16() -> None:
     result = run_kernel(EXCHANGE, args=[np.zeros(128, np.int32)], cluster=17)
     assert result.kinds() == {FindingKind.BAD_THREADS}

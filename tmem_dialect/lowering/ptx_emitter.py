@@ -28,6 +28,7 @@ from tmem_dialect.block_order import region_order
 from tmem_dialect.conventions import (
     GLOBAL_ADDRESS_SPACE,
     NVVM_KERNEL_ATTR,
+    NVVM_CLUSTER_DIM_ATTR,
     NVVM_REQNTID_ATTR,
     SHARED_ADDRESS_SPACE,
     SHARED_CLUSTER_ADDRESS_SPACE,
@@ -72,6 +73,7 @@ TUNING_DIRECTIVES = {
     "nvvm.maxntid": ".maxntid",
     "nvvm.minctasm": ".minnctapersm",
     "nvvm.maxnreg": ".maxnreg",
+    NVVM_CLUSTER_DIM_ATTR: ".reqnctapercluster",  # after .explicitcluster
 }
 
 ICMP_PTX = {
@@ -474,9 +476,12 @@ class _FunctionEmitter:
                     self.fail(func, f"function attribute '{attr_name}' is not supported by the PTX target")
                 continue
             values = integer_list(attr)
-            if values is None or not values or (directive in (".reqntid", ".maxntid") and len(values) > 3):
+            if values is None or not values or (directive in (".reqntid", ".maxntid", ".reqnctapercluster")
+                                                 and len(values) > 3):
                 self.fail(func, f"'{attr_name}' must be an integer or an array<i32> of 1 to 3 sizes, got {attr}")
                 continue
+            if directive == ".reqnctapercluster":
+                directives.append(_Line(".explicitcluster", func))
             directives.append(_Line(f"{directive} {', '.join(map(str, values))}", func))
         return header, directives
 

@@ -11,8 +11,12 @@ llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 16 : i64} : 
 llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 
 // CHECK-LABEL: .visible .entry cluster(
+// CHECK:       .reqntid 128, 1, 1
+// CHECK-NEXT:  .explicitcluster
+// CHECK-NEXT:  .reqnctapercluster 2
 // BACK-LABEL:  llvm.func @cluster
-llvm.func @cluster(%out: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+// BACK-SAME:   nvvm.cluster_dim = array<i32: 2>
+llvm.func @cluster(%out: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, nvvm.cluster_dim = array<i32: 2>} {
   // CHECK:      mov.u32 %r{{[0-9]+}}, %tid.x;
   // CHECK-NEXT: mov.u32 %[[RANK:r[0-9]+]], %cluster_ctarank;
   // CHECK-NEXT: mov.u32 %[[N:r[0-9]+]], %cluster_nctarank;
