@@ -74,6 +74,23 @@ def test_exchange_without_the_cluster_barrier_is_a_race(schedule: str) -> None:
     assert any("with no barrier ordering the two" in d.message for d in result.errors)
 
 
+LAST_SYNC = "  nvvm.cluster.arrive aligned\n  nvvm.cluster.wait aligned\n  llvm.return"
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_exchange_without_the_final_cluster_barrier_reads_an_exited_peer(schedule: str) -> None:
+    """Without the cluster barrier after the remote reads, a peer CTA may exit (and its shared
+    memory go) before the read: judged by happens-before, whatever this schedule did."""
+    early = EXCHANGE.replace(LAST_SYNC, "  llvm.return")
+    assert early != EXCHANGE
+    result = run_kernel(early, args=[np.zeros(512, np.int32)], cluster=4, schedule=schedule)
+    assert result.kinds() == {FindingKind.PEER_EXITED}, result.render()
+    # one error at the remote load for each peer CTA read
+    assert len(result.errors) == 4
+    assert all("accesses the shared memory of CTA" in d.message and "may exit before" in d.message
+               for d in result.errors)
+
+
 def test_mapa_to_a_rank_outside_the_cluster() -> None:
     bad = EXCHANGE.replace("%next = llvm.urem %r1, %n : i32", "%next = llvm.add %r1, %n : i32")
     result = run_kernel(bad, args=[np.zeros(256, np.int32)], cluster=2)

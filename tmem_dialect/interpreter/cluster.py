@@ -1,4 +1,4 @@
-"""Cluster semantics on the machine: mapa (shared::cluster addresses) and setmaxnreg's warpgroup rule."""
+"""Cluster semantics on the machine: mapa, accesses to a peer CTA's shared memory, setmaxnreg's warpgroup rule."""
 
 from __future__ import annotations
 
@@ -115,3 +115,20 @@ def check_setmaxnreg_at_exit(m: Machine) -> None:
                         f"({regs} registers) but warp {warp} of its warpgroup never does (it executes "
                         f"{n} setmaxnreg in all); all warps of a warpgroup must execute the same setmaxnreg",
                         key=("missing", warp))
+
+
+def check_remote_accesses(m: Machine) -> None:
+    """After the run: every access of a warp to another CTA's shared memory is ordered before each
+    warp of that CTA exits (a CTA's shared memory is gone once it exits: the cluster barrier
+    before exit in every cluster kernel). Judged by happens-before, not by this schedule."""
+    for (warp, cta), (clock, op) in sorted(m.remote_accesses.items(), key=lambda kv: kv[0]):
+        for peer in m.cta(cta).warps:
+            known = m.exit_clocks.get(peer)
+            if known is not None and known[warp] < clock:
+                m.report(
+                    FindingKind.PEER_EXITED, "error", op,
+                    f"warp {warp} accesses the shared memory of CTA {cta}, whose warp {peer} may exit before "
+                    "the access: nothing orders the access before the peer CTA exits (a cluster barrier "
+                    "after the last remote access keeps the peer's shared memory alive)",
+                    key=cta)  # once per op and peer CTA
+                break

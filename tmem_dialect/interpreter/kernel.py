@@ -486,6 +486,7 @@ def run_kernel(
             machine.scheduler.abort()
         finally:
             w.finished = True
+            machine.exit_clocks[w.warp] = machine.clocks[w.warp].vc.copy()
 
     if on_machine is not None:
         on_machine(machine)
@@ -496,6 +497,7 @@ def run_kernel(
     if not stopped:
         lifecycle.check_leaks(machine)
         cluster_semantics.check_setmaxnreg_at_exit(machine)
+        cluster_semantics.check_remote_accesses(machine)
     findings = sorted(machine.findings, key=_finding_order)
     return RunResult(
         arrays,

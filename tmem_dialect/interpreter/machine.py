@@ -125,6 +125,10 @@ class Machine:
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
         self.peer_exited: set[int] = set()  # CTAs whose pair op found the peer CTA exited (reported)
+        # (warp, CTA) -> (clock, op) of the warp's last access to that other CTA's shared memory;
+        # per warp, its vector clock when it exited
+        self.remote_accesses: dict[tuple[int, int], tuple[int, Operation]] = {}
+        self.exit_clocks: dict[int, np.ndarray] = {}
         self.warp_interpreters: list[WarpLanes] = []
         self.total_ops = 0
         self.cells_moved = 0
@@ -282,6 +286,8 @@ class Machine:
             return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
         if acc.buffer.space == SHARED:
             values = self.shared.loaded(w, op, acc.buffer, acc.index, dtype, count, values)
+            if acc.buffer.cta != w.cta:
+                self.remote_access(w, op, acc.buffer.cta)
         return values
 
     def store(self, w: WarpLanes, op: Operation, addresses: np.ndarray, values: np.ndarray,
@@ -295,8 +301,15 @@ class Machine:
             return
         if acc.buffer.space == SHARED:
             self.shared.stored(w, op, acc.buffer, acc.index, dtype, count, values)
+            if acc.buffer.cta != w.cta:
+                self.remote_access(w, op, acc.buffer.cta)
             # issue 10: a store into the operands of an mma/cp still in flight
             producers.shared_write(self, w, op, acc.buffer, np.unique(acc.index[w.mask] * dtype.itemsize // 4))
+
+    def remote_access(self, w: WarpLanes, op: Operation, cta: int) -> None:
+        """Warp `w` accessed the shared memory of another CTA of the cluster: that CTA must not exit
+        before it (interpreter.cluster checks, after the run, that a cluster barrier orders it)."""
+        self.remote_accesses[(w.warp, cta)] = (self.clocks[w.warp].now, op)
 
     def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
         self.report(FindingKind.MEMORY_FAULT, "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)

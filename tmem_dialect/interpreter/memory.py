@@ -41,6 +41,7 @@ class Buffer:
     base: int
     data: np.ndarray  # the user-visible array (contiguous)
     space: int
+    cta: int = -1  # the CTA whose shared memory it is (-1: global memory)
     raw: np.ndarray = field(init=False)
     _typed: dict[np.dtype, np.ndarray] = field(default_factory=dict, init=False)
 
@@ -127,7 +128,7 @@ class Memory:
     def add_shared(self, cta: int, name: str, data: np.ndarray, alignment: int = 16) -> Buffer:
         base = self._next_shared[cta]
         base = (base + alignment - 1) // alignment * alignment
-        buf = Buffer(name, base, data, SHARED)
+        buf = Buffer(name, base, data, SHARED, cta)
         if base + buf.nbytes > CTA_WINDOW:
             raise MemoryFault(f"shared memory of {base + buf.nbytes} bytes does not fit a CTA's window "
                               f"of {CTA_WINDOW} bytes")
