@@ -449,3 +449,43 @@ def test_run_kernel_rejects_a_cluster_size_outside_1_to_16() -> None:
     result = run_kernel(EXCHANGE, args=[np.zeros(128, np.int32)], cluster=17)
     assert result.kinds() == {FindingKind.BAD_THREADS}
     assert "a cluster has 1 to 16 CTAs" in result.errors[0].message
+
+
+def test_cta_group_2_mma_of_the_second_pair_of_a_cluster_of_4() -> None:
+    """An M = 256 cta_group::2 mma issued in CTA 2 reads A and B halves from CTAs 2 and 3 (its
+    pair) and writes each one's half of D; CTAs 0 and 1 are untouched."""
+    from test_producers_pair import F16, FakeWarp, write_kmajor_128b
+    from xdsl.dialects import arith
+
+    from tmem_dialect import isa
+    from tmem_dialect.interpreter import producers as P
+    from tmem_dialect.interpreter import smem_descriptor as sd
+    from tmem_dialect.interpreter.machine import Machine, Options
+
+    m = Machine(128, 4, Options())
+    n = 64
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((256, 16)).astype(np.float16)
+    b = rng.standard_normal((n, 16)).astype(np.float16)
+    for c in range(4):
+        buf_a = m.memory.add_shared(c, "@a", np.zeros(128 * 128, np.uint8), 1024)
+        buf_b = m.memory.add_shared(c, "@b", np.zeros(128 * 128, np.uint8), 1024)
+        if c >= 2:  # garbage in pair (0, 1): reading it would change D
+            write_kmajor_128b(buf_a.raw, 0, a[128 * (c - 2) : 128 * (c - 1)])
+            write_kmajor_128b(buf_b.raw, 0, b[(n // 2) * (c - 2) : (n // 2) * (c - 1)])
+        else:
+            buf_a.raw[:] = rng.integers(0, 255, buf_a.raw.size, dtype=np.uint8)
+            buf_b.raw[:] = rng.integers(0, 255, buf_b.raw.size, dtype=np.uint8)
+        m.cta(c).tmem.allocator.take(0, 256, 4 * c, None, 2)
+    op = arith.ConstantOp.from_int_and_width(0, 32)
+    idesc = isa.InstrDescriptor(isa.Kind.F16, 256, n, F16, F16).encode()
+    operands = P.MmaOperands(isa.Kind.F16, 2, 0, sd.encode(buf_b.base, 16, 1024, 2), idesc, False,
+                             a_desc=sd.encode(buf_a.base, 16, 1024, 2))
+    P.of(m).mma(FakeWarp(8, 2), op, operands)
+    assert [f.diagnostic.message for f in m.findings] == []
+    full = (a.astype(np.float64) @ b.astype(np.float64).T).astype(np.float32)
+    for c in (2, 3):
+        d = m.cta(c).tmem.cells.reshape(128, 512)[:, :n].view(np.float32)
+        np.testing.assert_array_equal(d, full[128 * (c - 2) : 128 * (c - 1)])
+    for c in (0, 1):
+        assert not m.cta(c).tmem.cells.any()
