@@ -244,6 +244,20 @@ def test_remote_mbarrier_arrive_through_mapa(n: int) -> None:
     np.testing.assert_array_equal(result.args[0], np.ones(n))
 
 
+def test_remote_arrive_on_a_peer_that_may_have_exited() -> None:
+    """A remote arrive is an access to the peer CTA's shared memory: arriving after the last
+    cluster barrier, with nothing keeping the peer alive, is reported."""
+    text = REMOTE_ARRIVE.replace("""^arrived:
+  nvvm.cluster.arrive aligned
+  nvvm.cluster.wait aligned
+""", "^arrived:\n")
+    assert text != REMOTE_ARRIVE
+    result = run_kernel(text, args=[np.zeros(2, np.int32)], cluster=2)
+    assert result.kinds() == {FindingKind.PEER_EXITED}, result.render()
+    assert all("accesses the shared memory of CTA" in d.message for d in result.errors)
+    assert [d.location.line for d in result.errors] == [REMOTE_ARRIVE[:REMOTE_ARRIVE.index("nvvm.mbarrier.arrive %remote")].count("\n") + 1] * 2
+
+
 # ---- CTA pairs in a cluster ---------------------------------------------------------------------
 
 PAIR = CLUSTER_SYNC + PAIR_ALLOC + CLUSTER_SYNC + PAIR_DEALLOC

@@ -416,6 +416,8 @@ class Producers:
                 cta, address, w.warp, self.machine.clocks[w.warp],
                 1 if counts is None else int(counts[lane]), op, 0 if tx is None else int(tx[lane]),
                 peer=cta != w.cta)
+            if cta != w.cta:
+                self.machine.remote_access(w, op, cta)  # the peer CTA must not exit before it
             for misuse in out:
                 self.report(op, misuse)
             if token is not None:
