@@ -602,8 +602,9 @@ def test_cta_pair_allocates_in_both_ctas() -> None:
     assert FindingKind.CTA_PAIR_REQUIRED in single.kinds()
 
 
-def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
-    """cta_group::2 alloc is a rendezvous with the peer CTA's warp; if only CTA 0 allocates, it waits forever."""
+def test_cta_group_2_alloc_without_the_peer_is_a_peer_exit() -> None:
+    """cta_group::2 alloc is a rendezvous with the peer CTA's warp; if only CTA 0 allocates, CTA 1
+    exits without its half: a peer-exited error at the alloc (once, not again at the dealloc)."""
     body = CLUSTER_SYNC + """
   %cta = nvvm.read.ptx.sreg.ctaid.x : i32
   %cta0 = arith.cmpi eq, %cta, %c0_i32 : i32
@@ -614,8 +615,9 @@ def test_cta_group_2_alloc_without_the_peer_deadlocks() -> None:
     tcgen05.dealloc %a, 32 cta_group(2)
   }"""
     result = run_kernel(kernel(body), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
-    assert result.kinds() == {FindingKind.DEADLOCK}, result.render()
-    assert "peer CTA 1" in result.errors[0].message
+    assert result.kinds() == {FindingKind.PEER_EXITED, FindingKind.CLUSTER_BARRIER_MISSING}, result.render()
+    (exited,) = [f.diagnostic for f in result.findings if f.kind is FindingKind.PEER_EXITED]
+    assert "peer CTA 1 exited" in exited.message and "pair allocation" in exited.message
 
 
 def test_fence_between_the_access_and_its_wait_is_canonical_too() -> None:

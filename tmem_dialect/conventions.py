@@ -17,7 +17,10 @@ KERNEL_ATTR = "tcgen05.kernel"
 REQNTID_ATTR = "tcgen05.reqntid"
 NVVM_KERNEL_ATTR = "nvvm.kernel"
 NVVM_REQNTID_ATTR = "nvvm.reqntid"
-NVVM_SPELLING = {KERNEL_ATTR: NVVM_KERNEL_ATTR, REQNTID_ATTR: NVVM_REQNTID_ATTR}
+CLUSTER_DIM_ATTR = "tcgen05.cluster_dim"  # the CTAs of a cluster (PTX .reqnctapercluster)
+NVVM_CLUSTER_DIM_ATTR = "nvvm.cluster_dim"
+NVVM_SPELLING = {KERNEL_ATTR: NVVM_KERNEL_ATTR, REQNTID_ATTR: NVVM_REQNTID_ATTR,
+                 CLUSTER_DIM_ATTR: NVVM_CLUSTER_DIM_ATTR}
 
 MAX_THREADS_PER_BLOCK = MAX_THREADS_PER_CTA  # the ISA's limit, under the name the layers use
 
@@ -25,6 +28,7 @@ MAX_THREADS_PER_BLOCK = MAX_THREADS_PER_CTA  # the ISA's limit, under the name t
 GENERIC_ADDRESS_SPACE = 0
 GLOBAL_ADDRESS_SPACE = 1
 SHARED_ADDRESS_SPACE = 3
+SHARED_CLUSTER_ADDRESS_SPACE = 7  # .shared::cluster: any CTA of the cluster (upstream !llvm.ptr<7>)
 TMEM_ADDRESS_SPACE = 6
 WORKGROUP_MEMORY_SPACE = "#gpu.address_space<workgroup>"  # the gpu dialect's name of shared memory
 GLOBAL_MEMORY_SPACE = "#gpu.address_space<global>"
@@ -76,6 +80,21 @@ def reqntid(op: Operation) -> tuple[int, int, int] | None:
         raise ValueError(f"'{name}' declares {x}x{y}x{z} threads; a CTA has 1 to "
                          f"{MAX_THREADS_PER_BLOCK} threads")
     return x, y, z
+
+
+def cluster_dim(op: Operation) -> tuple[int, int, int] | None:
+    """The cluster shape a kernel declares (`tcgen05.cluster_dim` / `nvvm.cluster_dim`), padded to
+    (x, y, z); None when it declares none. Raises ValueError for 1 to 3 positive sizes it is not."""
+    for name in (CLUSTER_DIM_ATTR, NVVM_CLUSTER_DIM_ATTR):
+        attr = _attribute(op, name)
+        if attr is None:
+            continue
+        values = integer_list(attr)
+        if values is None or not 1 <= len(values) <= 3 or min(values) < 1:
+            raise ValueError(f"'{name}' must be an array<i32> of 1 to 3 positive sizes, got {attr}")
+        x, y, z = (values + [1, 1])[:3]
+        return x, y, z
+    return None
 
 
 def pointer_address_space(t: Attribute) -> int | None:

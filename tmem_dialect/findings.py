@@ -53,6 +53,8 @@ class FindingKind(Enum):
     BARRIER_SCOPE = "barrier-scope"
     CLUSTER_BARRIER_MISSING = "cluster-barrier-missing"
     PEER_MISMATCH = "peer-mismatch"  # the two CTAs' halves of a cta_group::2 op disagree
+    PEER_EXITED = "peer-exited"  # the peer CTA exited before its half of a pair alloc/dealloc
+    SETMAXNREG_UNIFORM = "setmaxnreg-uniform"  # setmaxnreg not executed alike by a whole warpgroup
     VOLATILE_WARPID = "volatile-warpid"
 
     # What only a run can see.

@@ -678,8 +678,18 @@ class SpecialRegister(IRDLOperation):
 
     @property
     def ptx_register(self) -> str:
-        """The PTX spelling, e.g. `%tid.x`."""
-        return "%" + self.name.removeprefix("nvvm.read.ptx.sreg.")
+        """The PTX spelling, e.g. `%tid.x`, `%cluster_ctarank` (upstream: `sreg.cluster.ctarank`)."""
+        return "%" + ptx_register_name(self.name.removeprefix("nvvm.read.ptx.sreg."))
+
+
+def ptx_register_name(sreg: str) -> str:
+    """The PTX name of upstream's `nvvm.read.ptx.sreg.<sreg>`: `cluster.ctaid.x` is `cluster_ctaid.x`."""
+    return sreg.replace("cluster.", "cluster_", 1) if sreg.startswith("cluster.") else sreg
+
+
+def sreg_name(ptx: str) -> str:
+    """The inverse of ptx_register_name: `cluster_ctarank` -> `cluster.ctarank`."""
+    return ptx.replace("cluster_", "cluster.", 1) if ptx.startswith("cluster_") else ptx
 
 
 def _special_register(op_name: str, register: str) -> type[SpecialRegister]:
@@ -698,6 +708,10 @@ SPECIAL_REGISTERS: tuple[type[SpecialRegister], ...] = tuple(
         "laneid",
         "warpid",
         "nwarpid",
+        # clusters (PTX %clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid, %cluster_ctarank, ...)
+        *(f"{base}.{d}" for base in ("clusterid", "nclusterid", "cluster.ctaid", "cluster.nctaid") for d in "xyz"),
+        "cluster.ctarank",
+        "cluster.nctarank",
     )
 )
 SPECIAL_REGISTER_BY_NAME = {op.name: op for op in SPECIAL_REGISTERS}
@@ -717,6 +731,7 @@ def constant_int(value: SSAValue) -> int | None:
 def _build_dialect() -> Dialect:
     # nvvm_async builds on this module's attributes, so its ops join the dialect lazily.
     from tmem_dialect.dialects.nvvm_async import ASYNC_ATTRS, ASYNC_OPS
+    from tmem_dialect.dialects import nvvm_cluster
 
     return Dialect(
         "nvvm",
@@ -737,10 +752,11 @@ def _build_dialect() -> Dialect:
             ClusterWaitOp,
             *SPECIAL_REGISTERS,
             *nvvm_warp.OPERATIONS,
+            *nvvm_cluster.OPERATIONS,
         ],
         [
             CTAGroupKindAttr, LdStShapeAttr, FenceKindAttr, WaitKindAttr, ShflKindAttr, *ASYNC_ATTRS,
-            NVVMTargetAttr, *nvvm_warp.ATTRIBUTES,
+            NVVMTargetAttr, *nvvm_warp.ATTRIBUTES, *nvvm_cluster.ATTRIBUTES,
         ],
     )
 

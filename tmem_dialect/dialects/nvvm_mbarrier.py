@@ -35,6 +35,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tmem_dialect.conventions import SHARED_CLUSTER_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.dialects.nvvm import (
     FALSE,
@@ -172,6 +173,14 @@ class MBarrierArriveOp(_ArriveBase):
     name = "nvvm.mbarrier.arrive"
     addr = operand_def(llvm.LLVMPointerType)
     count = opt_operand_def(i32)
+
+    def verify_(self) -> None:
+        if pointer_address_space(self.addr.type) == SHARED_CLUSTER_ADDRESS_SPACE:
+            # a remote arrive on another CTA's mbarrier (mapa's !llvm.ptr<7>): no state comes back
+            if self.res is not None:
+                raise VerifyException("mbarrier in shared_cluster space cannot return any value")
+            return
+        super().verify_()
 
     def __init__(self, addr: SSAValue | Operation, count: SSAValue | Operation | None = None, result: bool = True):
         super().__init__(operands=[addr, [] if count is None else [count]], result_types=[[i64] if result else []])

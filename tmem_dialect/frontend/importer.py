@@ -39,7 +39,8 @@ from tmem_dialect.frontend.syntax import (
 
 SPACE_OF = {"global": 1, "shared": 3, "const": 4, "local": 5, "generic": 0}
 TUNING = {".reqntid": "nvvm.reqntid", ".maxntid": "nvvm.maxntid", ".minnctapersm": "nvvm.minctasm",
-          ".maxnreg": "nvvm.maxnreg"}
+          ".maxnreg": "nvvm.maxnreg", ".reqnctapercluster": "nvvm.cluster_dim"}
+ARRAY_DIRECTIVES = (".reqntid", ".maxntid", ".reqnctapercluster")
 ENDS_BLOCK = ("bra", "ret", "exit")
 
 
@@ -252,7 +253,7 @@ class FunctionImporter:
         for directive, values in fn.directives.items():
             if directive in TUNING and values:
                 func.attributes[TUNING[directive]] = (
-                    DenseArrayBase.from_list(i32, values) if directive in (".reqntid", ".maxntid")
+                    DenseArrayBase.from_list(i32, values) if directive in ARRAY_DIRECTIVES
                     else IntegerAttr(values[0], i32)
                 )
         return func

@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
 from xdsl.ir import Attribute, SSAValue
 
-from tmem_dialect.frontend import ops_memory, ops_scalar, ops_sync
+from tmem_dialect.frontend import ops_cluster, ops_memory, ops_scalar, ops_sync
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Special, Symbol, VectorOperand
@@ -24,14 +24,15 @@ HANDLERS: dict[str, Handler] = {
     **ops_scalar.HANDLERS,
     **ops_memory.HANDLERS,
     **ops_sync.HANDLERS,
+    **ops_cluster.HANDLERS,
 }
 
 # Valid PTX the importer has no op for yet (the mma/mbarrier/TMA ops are being added): a located
 # "unmodelled instruction" error rather than "unknown".
 UNMODELLED = frozenset(
-    "tcgen05.mma tcgen05.cp tcgen05.shift tcgen05.commit mbarrier cp.async cp.reduce elect setmaxnreg "
+    "tcgen05.mma tcgen05.cp tcgen05.shift tcgen05.commit mbarrier cp.async cp.reduce elect "
     "mma wgmma ldmatrix stmatrix movmatrix call brx trap nanosleep prefetch prefetchu griddepcontrol "
-    "redux match activemask mapa getctarank st.async red.async multimem applypriority discard "
+    "redux match activemask getctarank st.async red.async multimem applypriority discard "
     "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
     "addc subc mul24 mad24 sad madc testp copysign rcp sqrt rsqrt sin cos lg2 ex2 tanh slct dp4a dp2a "
     "tex tld4 txq suld sust sured suq pmevent alloca stackrestore stacksave".split()

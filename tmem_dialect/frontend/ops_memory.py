@@ -11,7 +11,7 @@ from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Instruction, Symbol, VectorOperand
 
-SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "local": 5, "const": 4, "param": None}
+SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "local": 5, "const": 4, "param": None}
 # Cache and eviction hints: they change performance, not values.
 HINT_PREFIXES = ("ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "L1::", "L2::", "level::")
 VECTORS = {"v2": 2, "v4": 4, "v8": 8}
@@ -153,7 +153,8 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     parts = ins.parts
     to = len(parts) > 1 and parts[1] == "to"
     rest = parts[2:] if to else parts[1:]
-    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "shared", "shared::cta"):
+    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "shared", "shared::cta",
+                                                                        "shared::cluster"):
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     if len(ins.operands) != 2:
         raise Invalid(f"'{ins.opcode}' takes 2 operands")
@@ -166,7 +167,8 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     if rest[0] == "global":
         ctx.write(d, value)
         return
-    source, target = (0, 3) if to else (3, 0)
+    space = SPACES[rest[0]]
+    source, target = (0, space) if to else (space, 0)
     ptr = v(ctx, llvm.IntToPtrOp.create(operands=[value], result_types=[_ptr(source)]))
     cast = v(ctx, llvm_ext.AddrSpaceCastOp(ptr, _ptr(target)))
     ctx.write(d, v(ctx, llvm.PtrToIntOp(cast, width)))

@@ -20,7 +20,7 @@ _PTR6 = llvm.LLVMPointerType(IntAttr(nvvm.TMEM_ADDRESS_SPACE))
 
 
 def special_register(ctx: FunctionImporter, name: str) -> SSAValue:
-    op_type = nvvm.SPECIAL_REGISTER_BY_NAME.get(f"nvvm.read.ptx.sreg.{name}")
+    op_type = nvvm.SPECIAL_REGISTER_BY_NAME.get(f"nvvm.read.ptx.sreg.{nvvm.sreg_name(name)}")
     if op_type is None:
         raise Unmodelled(f"unmodelled special register '%{name}'")
     return ctx.add(op_type()).results[0]

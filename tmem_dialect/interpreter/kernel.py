@@ -29,8 +29,10 @@ from tmem_dialect import conventions, isa
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
+from tmem_dialect.interpreter.ops.cluster import ClusterFunctions
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
 from tmem_dialect.memory_model import rules_version
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
@@ -321,17 +323,48 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
     return values, arrays
 
 
+def cluster_shape(kernel: Kernel, cluster: int | None, cta_pair: bool) -> tuple[int, int, int]:
+    """The cluster the run is: the kernel's cluster_dim when it declares one (a `cluster` asked for
+    must agree), else (cluster, 1, 1); cta_pair is cluster 2. At most isa.MAX_CLUSTER_CTAS CTAs."""
+    try:
+        declared = conventions.cluster_dim(kernel)
+    except ValueError as e:
+        raise _fail(FindingKind.BAD_THREADS, kernel, str(e)) from None
+    asked = cluster if cluster is not None else 2 if cta_pair else None
+    if declared is not None and asked is not None and int(np.prod(declared)) != asked:
+        raise _fail(FindingKind.BAD_THREADS, kernel,
+                    f"the kernel declares a cluster of {int(np.prod(declared))} CTAs (cluster_dim "
+                    f"{', '.join(map(str, declared))}) but the run asks for {asked}")
+    shape = declared if declared is not None else (asked or 1, 1, 1)
+    ctas = int(np.prod(shape))
+    if not 1 <= ctas <= isa.MAX_CLUSTER_CTAS or (cta_pair and ctas % 2):
+        raise _fail(FindingKind.BAD_THREADS, kernel,
+                    f"a cluster has 1 to {isa.MAX_CLUSTER_CTAS} CTAs (an even number for CTA pairs), "
+                    f"the run asks for {ctas}")
+    return shape
+
+
 def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_cta: int, cta: int,
-                       ctas: int, warps_per_cta: int) -> dict[str, np.ndarray]:
+                       cluster: tuple[int, int, int], warps_per_cta: int) -> dict[str, np.ndarray]:
     x, y, z = dims
+    cx, cy, cz = cluster
+    ctas = cx * cy * cz
     full = lambda v: np.full(V.WARP, v, dtype=np.int32)  # noqa: E731
+    # The run is one cluster and the grid is that cluster: %ctaid is the position in it.
+    at = {"x": cta % cx, "y": cta // cx % cy, "z": cta // (cx * cy)}
+    size = {"x": cx, "y": cy, "z": cz}
     return {
         "tid.x": (linear % x).astype(np.int32),
         "tid.y": ((linear // x) % y).astype(np.int32),
         "tid.z": (linear // (x * y)).astype(np.int32),
         "ntid.x": full(x), "ntid.y": full(y), "ntid.z": full(z),
-        "ctaid.x": full(cta), "ctaid.y": full(0), "ctaid.z": full(0),
-        "nctaid.x": full(ctas), "nctaid.y": full(1), "nctaid.z": full(1),
+        **{f"ctaid.{d}": full(at[d]) for d in "xyz"},
+        **{f"nctaid.{d}": full(size[d]) for d in "xyz"},
+        **{f"cluster.ctaid.{d}": full(at[d]) for d in "xyz"},
+        **{f"cluster.nctaid.{d}": full(size[d]) for d in "xyz"},
+        "cluster.ctarank": full(cta), "cluster.nctarank": full(ctas),
+        "clusterid.x": full(0), "clusterid.y": full(0), "clusterid.z": full(0),
+        "nclusterid.x": full(1), "nclusterid.y": full(1), "nclusterid.z": full(1),
         "laneid": np.arange(V.WARP, dtype=np.int32),
         "warpid": full(warp_in_cta),
         "nwarpid": full(warps_per_cta),
@@ -339,15 +372,15 @@ def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_c
 
 
 FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions,
-             ProducerFunctions)
+             ProducerFunctions, ClusterFunctions)
 
 
-def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, ctas: int) -> WarpInterpreter:
+def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, cluster: tuple[int, int, int]) -> WarpInterpreter:
     cta, warp_in_cta = divmod(warp, machine.warps_per_cta)
     linear = warp_in_cta * V.WARP + np.arange(V.WARP)
     alive = linear < machine.threads
     w = WarpInterpreter(module, machine, warp, cta, warp_in_cta, alive, linear, generic_tmem_impl())
-    w.special_registers = _special_registers(dims, linear, warp_in_cta, cta, ctas, machine.warps_per_cta)
+    w.special_registers = _special_registers(dims, linear, warp_in_cta, cta, cluster, machine.warps_per_cta)
     return w
 
 
@@ -358,6 +391,7 @@ def run_kernel(
     args: Sequence[Any] | None = (),
     cta_pair: bool = False,
     *,
+    cluster: int | None = None,
     ptx_version: tuple[int, int] | str = isa.DEFAULT_PTX_VERSION,
     conservative: bool = False,
     max_warp_ops: int = Options.max_warp_ops,
@@ -366,7 +400,8 @@ def run_kernel(
     progress: bool = False,
     on_machine: Callable[[Machine], None] | None = None,
 ) -> RunResult:
-    """Run `kernel` of `source` (MLIR text or a module) on one CTA, or a CTA pair, of `threads` threads.
+    """Run `kernel` of `source` (MLIR text or a module) on one cluster of `cluster` CTAs (default 1;
+    `cta_pair=True` is cluster=2) of `threads` threads each; cta_group::2 pairs are CTAs (2k, 2k+1).
 
     `args` are numpy arrays (memref and pointer parameters, copied: `result.args` holds them after
     the run) or numbers (scalar parameters); `args=None` zero-fills every statically shaped memref
@@ -405,9 +440,13 @@ def run_kernel(
         dims = block_dims(k, threads)
     except _Setup as e:
         return RunResult(list(args or ()), e.findings, sources=sources)
-    ctas = 2 if cta_pair else 1
+    try:
+        shape = cluster_shape(k, cluster, cta_pair)
+    except _Setup as e:
+        return RunResult(list(args or ()), e.findings, sources=sources)
+    ctas = int(np.prod(shape))
     machine = Machine(int(np.prod(dims)), ctas, options)
-    warps = [_new_warp(module, machine, w, dims, ctas) for w in range(machine.warp_count)]
+    warps = [_new_warp(module, machine, w, dims, shape) for w in range(machine.warp_count)]
     shared = warps[0]
     for functions in FUNCTIONS:
         shared.register_implementations(functions())
@@ -447,6 +486,7 @@ def run_kernel(
             machine.scheduler.abort()
         finally:
             w.finished = True
+            machine.exit_clocks[w.warp] = machine.clocks[w.warp].vc.copy()
 
     if on_machine is not None:
         on_machine(machine)
@@ -456,6 +496,8 @@ def run_kernel(
     stopped = any(f.kind in (FindingKind.DEADLOCK, FindingKind.OUT_OF_TMEM, FindingKind.STEP_LIMIT, FindingKind.INTERNAL) for f in machine.findings)
     if not stopped:
         lifecycle.check_leaks(machine)
+        cluster_semantics.check_setmaxnreg_at_exit(machine)
+        cluster_semantics.check_remote_accesses(machine)
     findings = sorted(machine.findings, key=_finding_order)
     return RunResult(
         arrays,

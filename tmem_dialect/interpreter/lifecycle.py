@@ -18,13 +18,13 @@ from tmem_dialect.memory_model import EffectKind
 
 
 def check_cta_group(m: Machine, w: WarpLanes, op: Operation, group: int) -> int:
-    if group == 2 and len(m.ctas) < 2:
-        m.report(
-            FindingKind.CTA_PAIR_REQUIRED,
-            "error",
-            op,
-            "cta_group::2 needs a CTA pair: run the kernel with cta_pair=True (tmem-run --cta-pair)",
-        )
+    if group == 2 and m.cta(w.cta).peer >= len(m.ctas):
+        if len(m.ctas) < 2:
+            why = "run the kernel with cta_pair=True or cluster=N, N even (tmem-run --cta-pair, --cluster N)"
+        else:
+            why = (f"CTA {w.cta} is the last of a cluster of {len(m.ctas)}, so it has no peer (pairs are "
+                   "CTAs 2k and 2k+1): run an even cluster size")
+        m.report(FindingKind.CTA_PAIR_REQUIRED, "error", op, f"cta_group::2 needs a CTA pair: {why}")
         return 1
     return group
 
@@ -40,10 +40,12 @@ def alloc(m: Machine, w: WarpLanes, op: Operation, effect: TMEMEffect) -> None:
         match = _rendezvous(m, w, op, EffectKind.ALLOC, (("column count", ncols),))
         if match.second is w:
             peer = match.first
-            base = _wait_for_room(m, w, op, ncols, [m.ctas[0], m.ctas[1]])
+            base = _wait_for_room(m, w, op, ncols, [m.cta(c) for c in m.cta(w.cta).pair])
             _take(m, peer, match.first_op, ncols, base, 2)
             _take(m, w, op, ncols, base, 2)
             match.done = True
+        elif match.second is None:  # the peer CTA exited (reported): this CTA's half goes on alone
+            _take(m, w, op, ncols, _wait_for_room(m, w, op, ncols, [m.cta(w.cta)]), 2)
         return
     base = _wait_for_room(m, w, op, ncols, [m.ctas[w.cta]])
     _take(m, w, op, ncols, base, 1)
@@ -172,7 +174,7 @@ def _check_cluster_barrier(m: Machine, w: WarpLanes, op: Operation, kind: Effect
 def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind, operands: tuple = ()) -> PairMatch:
     """cta_group::2: the first warp of the pair blocks until the peer CTA's warp arrives; the two
     must pass the same `operands` ((name, value) pairs)."""
-    peer_cta = 1 - w.cta
+    peer_cta = m.cta(w.cta).peer
     waiting = m._pair_waiting.get((kind, peer_cta))
     if waiting is not None:
         del m._pair_waiting[(kind, peer_cta)]
@@ -198,13 +200,33 @@ def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind, opera
         return waiting
     match = PairMatch(kind, w, op, operands)
     m._pair_waiting[(kind, w.cta)] = match
+    peer_warps = [m.warp_interpreters[p] for p in m.cta(peer_cta).warps] if m.warp_interpreters else []
+    exited = lambda: bool(peer_warps) and all(p.finished for p in peer_warps)  # noqa: E731
     m.scheduler.block(
         w.warp,
         f"{op.name} (cta_group::2) of warp {w.warp} waits for a warp of the peer CTA "
         f"{peer_cta} to execute it too",
-        lambda: match.done,
+        lambda: match.done or exited(),
         op,
     )
+    if not match.done:
+        # Every thread of the peer CTA exited: its half of the pair op never comes (reported once
+        # per CTA; later pair ops of this CTA go on alone).
+        del m._pair_waiting[(kind, w.cta)]
+        match.done = True
+        if w.cta in m.peer_exited:
+            return match
+        m.peer_exited.add(w.cta)
+        what = {EffectKind.ALLOC: "allocation", EffectKind.DEALLOC: "deallocation"}.get(kind, "op")
+        m.report(
+            FindingKind.PEER_EXITED,
+            "error",
+            op,
+            f"{op.name} (cta_group::2) of warp {w.warp} in CTA {w.cta}: every thread of the peer CTA "
+            f"{peer_cta} exited without executing its half of the pair {what}; the peer CTA must still "
+            "be running (keep it alive with a cluster barrier before the pair dealloc)",
+            key=w.warp,
+        )
     return match
 
 

@@ -21,7 +21,7 @@ from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.interpreter import producers, provenance, shared_memory
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
-from tmem_dialect.interpreter.memory import SHARED, Buffer, Memory, MemoryFault, MemRefValue
+from tmem_dialect.interpreter.memory import SHARED, AddressSpace, Buffer, Memory, MemoryFault, MemRefValue
 from tmem_dialect.interpreter.sync import (
     Aborted,
     Barrier,
@@ -77,11 +77,25 @@ class BarrierPassage:
 
 @dataclass
 class CTA:
+    """One CTA of the cluster: its rank (%cluster_ctarank), warps, TMEM, shared memory and CTA barriers.
+
+    Its mbarriers live in `producers.of(machine).mbarriers`, keyed by (rank, shared address)."""
+
     index: int
     threads: int
     warps: list[int]
     tmem: tm.TensorMemory
+    shared: AddressSpace
     barriers: dict[int, Barrier] = field(default_factory=dict)
+
+    @property
+    def pair(self) -> tuple[int, int]:
+        """The ranks of its cta_group::2 pair: CTAs 2k and 2k+1."""
+        return self.index & ~1, self.index | 1
+
+    @property
+    def peer(self) -> int:
+        return self.index ^ 1
 
 
 class Machine:
@@ -99,6 +113,7 @@ class Machine:
                 threads,
                 list(range(c * self.warps_per_cta, (c + 1) * self.warps_per_cta)),
                 tm.TensorMemory(self.warps_per_cta, c * self.warps_per_cta),
+                self.memory.shared_spaces[c],
             )
             for c in range(ctas)
         ]
@@ -109,6 +124,11 @@ class Machine:
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self._pair_waiting: dict[tuple[EffectKind, int], PairMatch] = {}
+        self.peer_exited: set[int] = set()  # CTAs whose pair op found the peer CTA exited (reported)
+        # (warp, CTA) -> (clock, op) of the warp's last access to that other CTA's shared memory;
+        # per warp, its vector clock when it exited
+        self.remote_accesses: dict[tuple[int, int], tuple[int, Operation]] = {}
+        self.exit_clocks: dict[int, np.ndarray] = {}
         self.warp_interpreters: list[WarpLanes] = []
         self.total_ops = 0
         self.cells_moved = 0
@@ -130,6 +150,15 @@ class Machine:
         self._effects: dict[int, tuple[Operation, TMEMEffect]] = {}  # ld/st geometry by (taddr, shape, num, ...)
         # Observation hook (tools.pictures): called as observer(warp, op) after each op a warp ran.
         self.observer: Callable[[WarpInterpreter, Operation], None] | None = None
+
+    def cta(self, rank: int) -> CTA:
+        """CTA `rank` of the cluster (%cluster_ctarank): where TMA multicast, commit multicast and
+        shared::cluster accesses deliver."""
+        return self.ctas[rank]
+
+    def shared_target(self, w: WarpLanes, address: int) -> tuple[int, int]:
+        """(CTA rank, shared::cta address) that a shared or shared::cluster address of warp `w` names."""
+        return self.memory.shared_target(address, w.cta)
 
     def effect_of(self, op: Operation) -> TMEMEffect:
         """tmem_effect(op), computed once per op of the run (an op's effect is static)."""
@@ -257,6 +286,8 @@ class Machine:
             return np.zeros((WARP, count) if count else (WARP,), dtype=dtype)
         if acc.buffer.space == SHARED:
             values = self.shared.loaded(w, op, acc.buffer, acc.index, dtype, count, values)
+            if acc.buffer.cta != w.cta:
+                self.remote_access(w, op, acc.buffer.cta)
         return values
 
     def store(self, w: WarpLanes, op: Operation, addresses: np.ndarray, values: np.ndarray,
@@ -270,8 +301,15 @@ class Machine:
             return
         if acc.buffer.space == SHARED:
             self.shared.stored(w, op, acc.buffer, acc.index, dtype, count, values)
+            if acc.buffer.cta != w.cta:
+                self.remote_access(w, op, acc.buffer.cta)
             # issue 10: a store into the operands of an mma/cp still in flight
             producers.shared_write(self, w, op, acc.buffer, np.unique(acc.index[w.mask] * dtype.itemsize // 4))
+
+    def remote_access(self, w: WarpLanes, op: Operation, cta: int) -> None:
+        """Warp `w` accessed the shared memory of another CTA of the cluster: that CTA must not exit
+        before it (interpreter.cluster checks, after the run, that a cluster barrier orders it)."""
+        self.remote_accesses[(w.warp, cta)] = (self.clocks[w.warp].now, op)
 
     def _fault(self, w: WarpLanes, op: Operation, what: str, e: MemoryFault) -> None:
         self.report(FindingKind.MEMORY_FAULT, "error", op, f"invalid {what} in warp {w.warp}: {e}", key=w.warp)

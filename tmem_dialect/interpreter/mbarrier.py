@@ -199,13 +199,19 @@ class MBarriers:
             return None, [Misuse(FindingKind.MBARRIER_UNINITIALIZED,
                                  f"{what} on an mbarrier after its mbarrier.inval", [("initialized here", b.init_op)])]
         if peer:
-            # From the peer CTA of a pair. The interpreter has no cluster barrier yet, so it cannot
-            # order the init before this use; it checks that the fence the ISA requires exists.
+            # From another CTA of the cluster: the init must be fenced for the cluster
+            # (fence.mbarrier_init.release.cluster) and that fence ordered before this use (a
+            # cluster barrier).
             if b.fence_clock is None:
                 return b, [Misuse(FindingKind.MBARRIER_UNINITIALIZED,
                                   f"{what} from the peer CTA on an mbarrier whose init was not made visible to "
                                   "the cluster: fence.mbarrier_init.release.cluster and a cluster barrier "
                                   "must follow mbarrier.init", [("initialized here", b.init_op)])]
+            if clock is not None and not clock.knows(b.init_warp, b.fence_clock):
+                return b, [Misuse(FindingKind.MBARRIER_UNINITIALIZED,
+                                  f"{what} of warp {warp} from another CTA on an mbarrier whose "
+                                  "fence.mbarrier_init is not ordered before it: a cluster barrier must "
+                                  "follow the fence", [("initialized here", b.init_op)])]
         elif clock is not None and warp != b.init_warp and not clock.knows(b.init_warp, b.init_clock):
             return b, [Misuse(FindingKind.MBARRIER_UNINITIALIZED,
                               f"{what} of warp {warp} on an mbarrier whose mbarrier.init by warp "

@@ -2,8 +2,12 @@
 
 Global buffers (the kernel's array arguments and non-shared globals) live at 64-bit addresses
 shared by all CTAs; each CTA has its own shared memory (addrspace 3) in a low 32-bit window, so the
-same shared address names a different word in each CTA of a pair. A generic pointer into the
+same shared address names a different word in each CTA of a cluster. A generic pointer into the
 shared window resolves to the executing CTA's shared memory.
+
+shared::cluster addresses (mapa's results) carry the target CTA in bits 24..30 as rank + 1; with
+those bits 0 the address is the executing CTA's (the ISA's shared::cta window lies inside the
+shared::cluster window and names the executing CTA's memory there).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from tmem_dialect.interpreter.values import WARP
 
 SHARED_BASE = 0x0001_0000
 SHARED_LIMIT = 0x8000_0000
+CLUSTER_RANK_SHIFT = 24  # shared::cluster address = (rank + 1) << 24 | shared::cta address
+CTA_WINDOW = 1 << CLUSTER_RANK_SHIFT
 GLOBAL_BASE = 0x1_0000_0000
 GLOBAL_STRIDE = 0x1_0000_0000
 SHARED, GLOBAL = SHARED_ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE
@@ -35,6 +41,7 @@ class Buffer:
     base: int
     data: np.ndarray  # the user-visible array (contiguous)
     space: int
+    cta: int = -1  # the CTA whose shared memory it is (-1: global memory)
     raw: np.ndarray = field(init=False)
     _typed: dict[np.dtype, np.ndarray] = field(default_factory=dict, init=False)
 
@@ -121,12 +128,38 @@ class Memory:
     def add_shared(self, cta: int, name: str, data: np.ndarray, alignment: int = 16) -> Buffer:
         base = self._next_shared[cta]
         base = (base + alignment - 1) // alignment * alignment
-        buf = Buffer(name, base, data, SHARED)
+        buf = Buffer(name, base, data, SHARED, cta)
+        if base + buf.nbytes > CTA_WINDOW:
+            raise MemoryFault(f"shared memory of {base + buf.nbytes} bytes does not fit a CTA's window "
+                              f"of {CTA_WINDOW} bytes")
         self._next_shared[cta] = base + max(buf.nbytes, 1)
         return self.shared_spaces[cta].add(buf)
 
     def space_for(self, address: int, cta: int) -> AddressSpace:
         return self.shared_spaces[cta] if SHARED_BASE <= address < SHARED_LIMIT else self.global_space
+
+    def shared_target(self, address: int, cta: int) -> tuple[int, int]:
+        """(CTA, shared::cta address) named by a shared or shared::cluster `address` used in CTA `cta`."""
+        rank = address >> CLUSTER_RANK_SHIFT
+        if not SHARED_BASE <= address < SHARED_LIMIT or rank == 0:
+            return cta, address
+        if rank > len(self.shared_spaces):
+            raise MemoryFault(f"shared::cluster address {address:#x} names CTA rank {rank - 1}, but the "
+                              f"cluster has {len(self.shared_spaces)} CTAs")
+        return rank - 1, address & (CTA_WINDOW - 1)
+
+    def _split_cluster(self, addresses: np.ndarray, mask: np.ndarray, cta: int) -> tuple[np.ndarray, int]:
+        """Per-lane shared::cta addresses and the one CTA the active lanes' addresses name."""
+        active = addresses[mask]
+        shared = (active >= SHARED_BASE) & (active < SHARED_LIMIT)
+        ranks = np.where(shared, active >> CLUSTER_RANK_SHIFT, 0)
+        if not ranks.any():
+            return addresses, cta
+        if (ranks != ranks[0]).any() or not shared.all():
+            raise MemoryFault("the lanes of one access address the shared memory of different CTAs "
+                              "of the cluster (the interpreter needs one CTA per access)")
+        target, _ = self.shared_target(int(active[0]), cta)
+        return addresses & (CTA_WINDOW - 1), target
 
     def resolve(
         self, addresses: np.ndarray, mask: np.ndarray, dtype: np.dtype, count: int, cta: int
@@ -143,6 +176,10 @@ class Memory:
                 raise MemoryFault("no memory")
             return Access(buf, np.zeros(WARP, dtype=np.int64))
         lo, hi = int(active.min()), int(active.max())
+        if hi >= CTA_WINDOW and lo < SHARED_LIMIT:
+            addresses, cta = self._split_cluster(addresses, mask, cta)
+            active = addresses[mask]
+            lo, hi = int(active.min()), int(active.max())
         space = self.space_for(lo, cta)
         buf = space.find(lo)
         if buf is None:

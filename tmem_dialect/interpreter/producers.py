@@ -364,10 +364,22 @@ class Producers:
         """tcgen05.commit: an arrive (on this CTA's barrier, or on each CTA of `multicast`)."""
         m = self.machine
         clock = m.clocks[w.warp]
-        targets = [w.cta]
+        # The mbarrier address is shared::cluster: it may name a barrier of another CTA; with a
+        # multicast mask (bit r: %cluster_ctarank r) the same offset in each CTA of the mask.
+        try:
+            home, address = m.shared_target(w, address)
+        except MemoryFault as e:
+            m.report(FindingKind.MEMORY_FAULT, "error", op, f"{op.name} of warp {w.warp}: {e}", key=w.warp)
+            return
+        targets = [home]
         if multicast is not None:
-            pair_base = w.cta & ~1
-            targets = [c for c in range(len(m.ctas)) if multicast >> (c - pair_base) & 1] or [w.cta]
+            beyond = multicast >> len(m.ctas)
+            if beyond:
+                m.report(FindingKind.MEMORY_FAULT, "error", op,
+                         f"{op.name} of warp {w.warp} multicasts to CTA rank "
+                         f"{len(m.ctas) + (beyond & -beyond).bit_length() - 1}, but the cluster has "
+                         f"{len(m.ctas)} CTAs", key=w.warp)
+            targets = [c for c in range(len(m.ctas)) if multicast >> c & 1]
         for c in targets:
             for misuse in self.mbarriers.commit(c, address, w.warp, clock, op, peer=c != w.cta):
                 self.report(op, misuse)
@@ -394,9 +406,18 @@ class Producers:
         """Per active thread; returns the state tokens (int64 per lane, -1 where none)."""
         tokens = np.full(len(w.mask), -1, dtype=np.int64)
         for lane in self._lanes(w):
+            try:  # a shared::cluster address arrives on another CTA's mbarrier (a remote arrive)
+                cta, address = self.machine.shared_target(w, int(addresses[lane]))
+            except MemoryFault as e:
+                self.machine.report(FindingKind.MEMORY_FAULT, "error", op, f"{op.name} of warp {w.warp}: {e}",
+                                    key=w.warp)
+                continue
             token, out = self.mbarriers.arrive(
-                w.cta, int(addresses[lane]), w.warp, self.machine.clocks[w.warp],
-                1 if counts is None else int(counts[lane]), op, 0 if tx is None else int(tx[lane]))
+                cta, address, w.warp, self.machine.clocks[w.warp],
+                1 if counts is None else int(counts[lane]), op, 0 if tx is None else int(tx[lane]),
+                peer=cta != w.cta)
+            if cta != w.cta:
+                self.machine.remote_access(w, op, cta)  # the peer CTA must not exit before it
             for misuse in out:
                 self.report(op, misuse)
             if token is not None:

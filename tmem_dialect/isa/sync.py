@@ -120,3 +120,36 @@ PIPELINED_PAIRS = (
 def pipelined(earlier: str, later: str) -> PipelinedPair | None:
     """The pipelined-pair entry for (earlier, later) async op names, or None."""
     return next((p for p in PIPELINED_PAIRS if (p.earlier, p.later) == (earlier, later)), None)
+
+
+# ---- clusters and register reconfiguration ------------------------------------------------------
+# PTX ISA "setmaxnreg" (miscellaneous instructions): the count is an immediate, a multiple of 8 in [24, 256]; "the same
+# setmaxnreg instruction must be executed by all warps in a warpgroup", and the warpgroup must
+# synchronize explicitly before its next setmaxnreg. PTX ISA "mapa" (data movement): the address of the same
+# shared variable in CTA b of the cluster (.shared::cluster: shared in, shared::cluster out).
+SETMAXNREG_MIN, SETMAXNREG_MAX, SETMAXNREG_STEP = 24, 256, 8
+MAX_CLUSTER_CTAS = 16  # the non-portable maximum cluster size (8 is portable)
+
+
+def setmaxnreg_error(count: int) -> str | None:
+    """Why `count` is not a legal setmaxnreg register count (upstream's verifier wording)."""
+    if count % SETMAXNREG_STEP:
+        return f"new register size must be multiple of {SETMAXNREG_STEP}, got {count}"
+    if not SETMAXNREG_MIN <= count <= SETMAXNREG_MAX:
+        return f"new register size must be in between {SETMAXNREG_MIN} to {SETMAXNREG_MAX}, got {count}"
+    return None
+
+
+def setmaxnreg_mnemonic(increase: bool) -> str:
+    """`setmaxnreg.{inc|dec}.sync.aligned.u32`."""
+    return f"setmaxnreg.{'inc' if increase else 'dec'}.sync.aligned.u32"
+
+
+def mapa_mnemonic(shared: bool) -> str:
+    """`mapa.shared::cluster.u64` (a shared address in, a shared::cluster address out) or `mapa.u64`."""
+    return "mapa.shared::cluster.u64" if shared else "mapa.u64"
+
+
+def cluster_barrier_mnemonic(what: str, aligned: bool) -> str:
+    """`barrier.cluster.{arrive|arrive.relaxed|wait}{.aligned}`."""
+    return f"barrier.cluster.{what}{'.aligned' if aligned else ''}"

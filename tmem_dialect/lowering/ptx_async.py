@@ -13,7 +13,7 @@ from typing import Any
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect import isa
-from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, pointer_address_space
+from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, SHARED_CLUSTER_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects import nvvm_async as up
 from tmem_dialect.lowering.ptx_values import Imm, RegClass, Unsupported
 
@@ -23,10 +23,13 @@ Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports
 
 
 def _space(op_value: SSAValue) -> str:
-    """The state-space qualifier of an mbarrier address: .shared::cta for !llvm.ptr<3>, none for generic."""
+    """The state-space qualifier of an mbarrier address: .shared::cta for !llvm.ptr<3>,
+    .shared::cluster for !llvm.ptr<7>, none for generic."""
     space = pointer_address_space(op_value.type)
     if space == SHARED_ADDRESS_SPACE:
         return ".shared::cta"
+    if space == SHARED_CLUSTER_ADDRESS_SPACE:  # a remote arrive (the verifier allows only that)
+        return ".shared::cluster"
     if space == 0:
         return ""
     raise Unsupported(f"an mbarrier address in !llvm.ptr<{space}>")
@@ -133,7 +136,8 @@ def commit(em: Emitter, op: up.Tcgen05CommitOp) -> None:
     mnemonic = isa.commit_mnemonic(op.cta_group_value, op.multicastMask is not None)
     if pointer_address_space(op.addr.type) == 0:
         mnemonic = mnemonic.replace(".shared::cluster", "")
-    mask = f", {em.reg_or_imm(op.multicastMask)}" if op.multicastMask is not None else ""
+    # ctaMask is a 16-bit register operand: ptxas rejects an immediate there.
+    mask = f", {em.reg(op.multicastMask)}" if op.multicastMask is not None else ""
     em.out(f"{mnemonic} {em.address(op.addr)}{mask};")
 
 

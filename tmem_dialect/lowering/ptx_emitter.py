@@ -28,8 +28,10 @@ from tmem_dialect.block_order import region_order
 from tmem_dialect.conventions import (
     GLOBAL_ADDRESS_SPACE,
     NVVM_KERNEL_ATTR,
+    NVVM_CLUSTER_DIM_ATTR,
     NVVM_REQNTID_ATTR,
     SHARED_ADDRESS_SPACE,
+    SHARED_CLUSTER_ADDRESS_SPACE,
     TMEM_ADDRESS_SPACE,
     integer_list,
     pointer_address_space,
@@ -37,6 +39,7 @@ from tmem_dialect.conventions import (
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import llvm_ext, nvvm
 from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
+from tmem_dialect.lowering.ptx_cluster import CLUSTER_HANDLERS
 from tmem_dialect.lowering.ptx_values import (
     Address,
     Unsupported,
@@ -55,7 +58,8 @@ from tmem_dialect.lowering.ptx_values import (
     scalar_bits,
 )
 
-STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared"}
+STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared",
+                SHARED_CLUSTER_ADDRESS_SPACE: ".shared::cluster"}
 # Kernel parameter types and their .param declarations (i1 travels as a byte, as LLVM does).
 PARAM_TYPES = {
     "i1": ".u8", "i16": ".b16", "i32": ".b32", "i64": ".b64",
@@ -69,6 +73,7 @@ TUNING_DIRECTIVES = {
     "nvvm.maxntid": ".maxntid",
     "nvvm.minctasm": ".minnctapersm",
     "nvvm.maxnreg": ".maxnreg",
+    NVVM_CLUSTER_DIM_ATTR: ".reqnctapercluster",  # after .explicitcluster
 }
 
 ICMP_PTX = {
@@ -107,6 +112,8 @@ BINARY_OPS: dict[type[Operation], tuple[str, bool]] = {
 CVTA = {
     (SHARED_ADDRESS_SPACE, 0): "cvta.shared.u64", (0, SHARED_ADDRESS_SPACE): "cvta.to.shared.u64",
     (GLOBAL_ADDRESS_SPACE, 0): "cvta.global.u64", (0, GLOBAL_ADDRESS_SPACE): "cvta.to.global.u64",
+    (SHARED_CLUSTER_ADDRESS_SPACE, 0): "cvta.shared::cluster.u64",
+    (0, SHARED_CLUSTER_ADDRESS_SPACE): "cvta.to.shared::cluster.u64",
 }  # fmt: skip
 PREDICATE_OPS = {llvm.AndOp: "and.pred", llvm.OrOp: "or.pred", llvm.XOrOp: "xor.pred"}
 SHIFT_OPS = (llvm.ShlOp, llvm.LShrOp, llvm.AShrOp)
@@ -469,9 +476,12 @@ class _FunctionEmitter:
                     self.fail(func, f"function attribute '{attr_name}' is not supported by the PTX target")
                 continue
             values = integer_list(attr)
-            if values is None or not values or (directive in (".reqntid", ".maxntid") and len(values) > 3):
+            if values is None or not values or (directive in (".reqntid", ".maxntid", ".reqnctapercluster")
+                                                 and len(values) > 3):
                 self.fail(func, f"'{attr_name}' must be an integer or an array<i32> of 1 to 3 sizes, got {attr}")
                 continue
+            if directive == ".reqnctapercluster":
+                directives.append(_Line(".explicitcluster", func))
             directives.append(_Line(f"{directive} {', '.join(map(str, values))}", func))
         return header, directives
 
@@ -1010,11 +1020,6 @@ class _FunctionEmitter:
         a, b, c, m = (self.reg_or_imm(v) for v in (op.val, op.offset, op.mask_and_clamp, op.thread_mask))
         self.out(f"shfl.sync.{op.kind.data.value}.b32 {d}, {a}, {b}, {c}, {m};")
 
-    def cluster_barrier(self, op: nvvm.ClusterArriveOp | nvvm.ClusterArriveRelaxedOp | nvvm.ClusterWaitOp) -> None:
-        what = {nvvm.ClusterArriveOp: "arrive", nvvm.ClusterArriveRelaxedOp: "arrive.relaxed",
-                nvvm.ClusterWaitOp: "wait"}[type(op)]
-        self.out(f"barrier.cluster.{what}{'.aligned' if op.aligned is not None else ''};")
-
     def barrier_arrive(self, op: nvvm.BarrierArriveOp) -> None:
         barrier = str(self.reg_or_imm(op.barrierId)) if op.barrierId is not None else "0"
         self.out(f"bar.arrive {barrier}, {self.reg_or_imm(op.numberOfThreads)};")
@@ -1169,9 +1174,6 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.BarrierOp: _FunctionEmitter.barrier,
     nvvm.BarrierArriveOp: _FunctionEmitter.barrier_arrive,
     nvvm.ShflSyncOp: _FunctionEmitter.shfl_sync,
-    nvvm.ClusterArriveOp: _FunctionEmitter.cluster_barrier,
-    nvvm.ClusterArriveRelaxedOp: _FunctionEmitter.cluster_barrier,
-    nvvm.ClusterWaitOp: _FunctionEmitter.cluster_barrier,
     nvvm.Tcgen05AllocOp: _FunctionEmitter.tcgen05_alloc,
     nvvm.Tcgen05DeallocOp: _FunctionEmitter.tcgen05_dealloc,
     nvvm.Tcgen05RelinquishAllocPermitOp: _FunctionEmitter.tcgen05_relinquish,
@@ -1180,4 +1182,5 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.Tcgen05WaitOp: _FunctionEmitter.tcgen05_wait,
     nvvm.Tcgen05FenceOp: _FunctionEmitter.tcgen05_fence,
     **ASYNC_HANDLERS,
+    **CLUSTER_HANDLERS,
 }  # type: ignore[dict-item]

@@ -35,6 +35,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 
 from tmem_dialect.conventions import (
+    CLUSTER_DIM_ATTR,
     GLOBAL_ADDRESS_SPACE,
     KERNEL_ATTR,
     REQNTID_ATTR,
@@ -210,7 +211,7 @@ def _function_errors(f: func.FuncOp | llvm.FuncOp) -> list[Diagnostic]:
     if f.is_declaration:
         return found
     for name in f.attributes:
-        if name.startswith("tcgen05.") and name not in (KERNEL_ATTR, REQNTID_ATTR):
+        if name.startswith("tcgen05.") and name not in (KERNEL_ATTR, REQNTID_ATTR, CLUSTER_DIM_ATTR):
             found.append(error(f, f"unknown kernel attribute '{name}'"))
     return found
 

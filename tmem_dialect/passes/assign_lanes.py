@@ -36,6 +36,7 @@ from tmem_dialect.passes.lane_plan import (
     accesses_for,
     plan_warp,
 )
+from tmem_dialect.passes.registers import message_budget
 
 TileOp = tcgen05.TileLoadOp | tcgen05.TileStoreOp
 WARPGROUP_THREADS = isa.WARPS_PER_WARPGROUP * isa.WARP_SIZE
@@ -264,16 +265,18 @@ def _reqntid(func: Operation) -> tuple[int, int, int] | None:
         return None
 
 
-def plan_tiles(module: ModuleOp, budget: int) -> tuple[list[TilePlan], list[Diagnostic]]:
+def plan_tiles(module: ModuleOp, budget: int, explicit: bool = False) -> tuple[list[TilePlan], list[Diagnostic]]:
     """The plan of every tile op of `module` (in walk order), and why the others have none.
 
-    What the pass rewrites with; tools.pictures draws it (tmem-draw plan).
+    Each message uses at most `budget` registers per thread, or, unless the budget is `explicit`,
+    half the limit of a setmaxnreg before the tile op (passes.registers). What the pass rewrites
+    with; tools.pictures draws it (tmem-draw plan).
     """
     memo: dict[object, object] = {}  # warp cells -> plan, and tile access -> per-warp plans
     plans: list[TilePlan] = []
     problems: list[Diagnostic] = []
     for tile in [o for o in module.walk() if isinstance(o, TileOp)]:
-        result = _Analysis(tile, budget, memo).run()
+        result = _Analysis(tile, budget if explicit else message_budget(tile, budget), memo).run()
         if isinstance(result, Diagnostic):
             problems.append(result)
         else:
@@ -523,7 +526,8 @@ class AssignLanesPass(ModulePass):
 
     Every warp w runs the same code, adding its lane base (32 * (w % 4)) << 16 to the buffer
     address; when warps need different messages, an scf.if on w % 4 picks them. Each message
-    uses at most `regs_per_message` registers per thread (default maxnreg / 2, Triton's rule).
+    uses at most `regs_per_message` registers per thread (default maxnreg / 2, Triton's rule, where
+    maxnreg is the count of a setmaxnreg before the tile op, else the `maxnreg` option).
     """
 
     name = "tmem-assign-lanes"
@@ -546,7 +550,7 @@ class AssignLanesPass(ModulePass):
                     )
                 ]
             )
-        plans, problems = plan_tiles(op, self.budget)
+        plans, problems = plan_tiles(op, self.budget, explicit=self.regs_per_message is not None)
         # All or nothing: a module with an unplannable tile is left untouched.
         emit_all_or_raise(problems)
 

@@ -181,7 +181,9 @@ class TmemRun:
         parser.add_argument("--kernel", help="kernel function (default: the only kernel in the file)")
         parser.add_argument("--threads", type=int, help="threads per CTA (default: the kernel's reqntid)")
         parser.add_argument("--arg", action="append", default=[], metavar="SPEC", help=ARG_HELP)
-        parser.add_argument("--cta-pair", action="store_true", help="run a CTA pair (for cta_group::2)")
+        parser.add_argument("--cta-pair", action="store_true", help="run a CTA pair (for cta_group::2): --cluster 2")
+        parser.add_argument("--cluster", type=int, default=None, metavar="N",
+                            help="run one cluster of N CTAs (cta_group::2 pairs are CTAs 2k and 2k+1)")
         parser.add_argument(
             "--ptx-version",
             default="%d.%d" % isa.DEFAULT_PTX_VERSION,
@@ -249,6 +251,7 @@ class TmemRun:
             args=values,
             progress=sys.stderr.isatty() and not a.json,
             cta_pair=a.cta_pair,
+            cluster=a.cluster,
             ptx_version=rules_version(a.ptx_version),
             conservative=a.conservative,
             max_warp_ops=a.max_ops or Options.max_warp_ops,

@@ -63,8 +63,9 @@ llvm.func @returns() -> i32 attributes {nvvm.kernel} {
 
 // -----
 
-// expected-error@+1 {{function attribute 'nvvm.cluster_dim' is not supported by the PTX target}}
-llvm.func @cluster() attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1, 1>} {
+// (nvvm.cluster_dim is .reqnctapercluster: tests/filecheck/ptx/cluster.mlir)
+// expected-error@+1 {{function attribute 'nvvm.cluster_max_blocks' is not supported by the PTX target}}
+llvm.func @cluster() attributes {nvvm.kernel, nvvm.cluster_max_blocks = 8 : i32} {
   llvm.return
 }
 

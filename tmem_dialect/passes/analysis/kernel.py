@@ -23,6 +23,7 @@ from tmem_dialect.passes.analysis.ops import (
 from tmem_dialect.passes.analysis.placement import Placement
 from tmem_dialect.passes.analysis.provenance import ProvenanceRules
 from tmem_dialect.passes.analysis.state import Local, join_states
+from tmem_dialect.passes.analysis.setmaxnreg import SetMaxNRegRules
 from tmem_dialect.passes.analysis.static_forms import StaticFormRules
 from tmem_dialect.passes.cfg import ForwardSolver, Node
 
@@ -34,6 +35,7 @@ class KernelAnalysis(
     ProvenanceRules,
     CrossWarpRules,
     MbarrierRules,
+    SetMaxNRegRules,
     StaticFormRules,
     Placement,
     Engine,

@@ -1,0 +1,42 @@
+"""Register reconfiguration: each setmaxnreg is reached by whole warpgroups (PTX ISA "setmaxnreg")."""
+
+from __future__ import annotations
+
+from tmem_dialect import isa
+from tmem_dialect.diagnostics import error
+from tmem_dialect.dialects.nvvm_cluster import SetMaxRegisterOp
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.passes.analysis.ops import few_warps
+
+
+class SetMaxNRegRules:
+    """After the fixpoint: the warps that may reach a setmaxnreg are a union of whole warpgroups.
+
+    "The same setmaxnreg instruction must be executed by all warps in a warpgroup": a setmaxnreg
+    reached by some warps of a warpgroup that others never reach (a role split on the warp index
+    inside a warpgroup, or two setmaxnreg with different counts per warp) is an error."""
+
+    def _check_static(self) -> None:
+        super()._check_static()  # type: ignore[misc]
+        for node in self.cfg.nodes:  # type: ignore[attr-defined]
+            mask = self._node_masks.get(node, 0)  # type: ignore[attr-defined]
+            if not mask:
+                continue
+            for op in node.ops:
+                if not isinstance(op, SetMaxRegisterOp):
+                    continue
+                for first in range(0, self.space.nwarps, isa.WARPS_PER_WARPGROUP):  # type: ignore[attr-defined]
+                    last = min(self.space.nwarps, first + isa.WARPS_PER_WARPGROUP)  # type: ignore[attr-defined]
+                    present = (1 << last) - (1 << first)  # the warps of this warpgroup
+                    reached = mask & present
+                    if reached and reached != present:
+                        missing = present & ~reached
+                        self.findings.add(  # type: ignore[attr-defined]
+                            FindingKind.SETMAXNREG_UNIFORM, ("setmaxnreg", op, first),
+                            error(op, f"setmaxnreg is not warpgroup-uniform: warp{'s' if reached & (reached - 1) else ''} "
+                                  f"{few_warps(reached)} of warpgroup {first // isa.WARPS_PER_WARPGROUP} may execute "
+                                  f"this setmaxnreg ({'inc' if op.increase else 'dec'} {op.count}) but warp"
+                                  f"{'s' if missing & (missing - 1) else ''} {few_warps(missing)} never "
+                                  f"{'do' if missing & (missing - 1) else 'does'}; all "
+                                  "warps of a warpgroup must execute the same setmaxnreg"),
+                        )
