@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from tmem_dialect.diagnostics import Severity
 from tmem_dialect.dialects import make_context
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
@@ -704,6 +705,17 @@ def test_cluster_barrier_orders_the_slot_write_and_is_counted() -> None:
     relaxed = ordered.replace("nvvm.cluster.arrive aligned", "nvvm.cluster.arrive.relaxed aligned")
     result = run_kernel(kernel(relaxed), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
     assert FindingKind.SHARED_RACE in result.kinds(), result.render()
+    # tmem-verify agrees: a cluster barrier (arrive, then wait) is a barrier of every warp of the
+    # CTA; after a relaxed arrive it orders nothing.
+    from tmem_dialect.passes.analysis import Options
+    from tmem_dialect.passes.verify import verify_findings
+
+    def static_errors(text: str) -> set[FindingKind]:
+        found = verify_findings(parse_module(make_context(), kernel(text)), Options())
+        return {k for k, d in found if d.severity is Severity.ERROR}
+
+    assert FindingKind.SHARED_RACE not in static_errors(ordered)
+    assert FindingKind.SHARED_RACE in static_errors(relaxed)
     no_arrive = "\n  nvvm.cluster.wait aligned"
     result = run_kernel(kernel(no_arrive), kernel="k", args=[np.zeros(1024, np.int32)], cta_pair=True)
     assert FindingKind.BARRIER_COUNT in result.kinds(), result.render()

@@ -6,7 +6,7 @@ from xdsl.dialects import llvm, memref
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.diagnostics import Diagnostic
-from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind, Requirement, Rule, is_handoff
 from tmem_dialect.passes.analysis.ops import Action, Category, Findings, OpInfo, Options
 from tmem_dialect.passes.analysis.state import (
@@ -31,6 +31,22 @@ from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.threads import ThreadSpace, Uniformity
 from tmem_dialect.passes.values import Values, slot_key
+
+
+def cluster_barrier_wait(op: Operation) -> bool:
+    """`barrier.cluster.wait` after a (releasing) `barrier.cluster.arrive` of the same block: every
+    thread of the cluster, so every warp of this CTA, meets there, as at a CTA barrier. After an
+    `arrive.relaxed` (no release) or with the arrive out of sight it orders nothing we rely on."""
+    if op.name != "nvvm.cluster.wait":
+        return False
+    previous = op.prev_op
+    while previous is not None:
+        if previous.name == "nvvm.cluster.arrive":
+            return True
+        if previous.name in ("nvvm.cluster.arrive.relaxed", "nvvm.cluster.wait") or tmem_effect(previous) is not None:
+            return False  # relaxed, or TMEM work between the arrive and the wait: not a plain barrier
+        previous = previous.prev_op
+    return False
 
 
 def defined_in(sym: Sym, loop: Loop) -> bool:
@@ -58,6 +74,7 @@ class Engine:
         self._trackable: dict[SSAValue, bool] = {}
         self.ops = list(function.walk())
         self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
+        self.effects.update((op, TMEMEffect(EffectKind.BARRIER)) for op in self.ops if cluster_barrier_wait(op))
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()

@@ -174,6 +174,8 @@ class HandoffRules:
 
     def _barrier_id(self, barrier: Operation) -> int | None:
         """The barrier's constant id (0 when it has none); None when it is not a constant."""
+        if barrier.name == "nvvm.cluster.wait":
+            return -1  # the cluster barrier is not named barrier 0
         ident = getattr(barrier, "barrierId", None)
         if ident is None:
             return 0
