@@ -51,6 +51,10 @@ class Invalid(Exception):
     """The instruction is malformed or outside what the importer reads (always an error)."""
 
 
+class Reported(Exception):
+    """The instruction uses something already reported as an error (a parameter): no second diagnostic."""
+
+
 @dataclass
 class Options:
     allow_unmodelled: bool = False
@@ -200,12 +204,13 @@ class FunctionImporter:
         self.constants: dict[tuple[Attribute, object], SSAValue] = {}
         self.undefs: dict[Attribute, SSAValue] = {}
         self.param_values: dict[str, SSAValue] = {}
+        self.field_values: dict[tuple[str, int], SSAValue] = {}  # byval parameters' fields, by offset
         self.params: dict[str, Param] = {p.name: p for p in fn.params}
 
     # ---- building --------------------------------------------------------------------------
 
     def run(self) -> llvm.FuncOp:
-        from tmem_dialect.frontend import instructions, pointers
+        from tmem_dialect.frontend import byval, instructions, pointers
 
         fn = self.fn
         if fn.returns:
@@ -214,8 +219,12 @@ class FunctionImporter:
         self.entry = self.blocks[0]
         self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
         pointer_params = pointers.pointer_parameters(fn)
-        arg_types = []
+        byvals = byval.analyse(fn)
+        arg_types: list[Attribute] = []
         for p in fn.params:
+            if p.name in byvals:
+                self.byval_arguments(byvals[p.name], pointer_params, arg_types)
+                continue
             t = self.param_type(p, pointer_params)
             arg_types.append(t)
             self.param_values[p.name] = self.entry.block.insert_arg(
@@ -237,6 +246,8 @@ class FunctionImporter:
                         self.module.error(ins.start, f"{e} (--allow-unmodelled treats it as an opaque op)")
                 except Invalid as e:
                     self.module.error(ins.start, str(e))
+                except Reported:
+                    pass
             self.ins = None
             self.end_block(bb)
             self.ssa.filled(bb)
@@ -257,13 +268,35 @@ class FunctionImporter:
                 )
         return func
 
-    def param_type(self, p: Param, pointers: set[str]) -> Attribute:
-        if p.count is not None or p.type == "b8" and p.align is not None:
-            self.module.error(p.start, "unmodelled: array (byval struct) parameters are not imported yet")
-            return IntegerType(8)
+    def byval_arguments(self, byval, pointers: set[tuple[str, int]], arg_types: list[Attribute]) -> None:
+        """One argument per field of a byval parameter (byval.py), or a pointer to its bytes."""
+        p = byval.param
+        if byval.conflict is not None:
+            self.module.error(p.start, f"unmodelled: byval parameter '{p.name}' cannot be split into fields: {byval.conflict}")
+            return
+        if byval.address_taken_at is not None:
+            message = f"unmodelled: the address of byval parameter '{p.name}' is taken"
+            if not self.module.options.allow_unmodelled:
+                self.module.error(byval.address_taken_at, message + " (--allow-unmodelled makes it a pointer to its bytes)")
+                return
+            self.module.warning(byval.address_taken_at, message + "; it is a pointer to its bytes (verification only)")
+            t: Attribute = llvm.LLVMPointerType()
+            arg_types.append(t)
+            self.param_values[p.name] = self.entry.block.insert_arg(t, len(self.entry.block.args), self.module.loc(p.start))
+            return
+        for f in byval.ordered:
+            pointer = (p.name, f.offset) in pointers and f.bytes == 8
+            t = llvm.LLVMPointerType(IntAttr(1)) if pointer else T.storage_type(f.ptype)
+            if isinstance(t, IntegerType) and t.width.data < 16:
+                t = IntegerType(16)  # a byte field as the 16-bit argument PTX parameters can have
+            arg_types.append(t)
+            self.field_values[(p.name, f.offset)] = self.entry.block.insert_arg(
+                t, len(self.entry.block.args), self.module.loc(p.start))
+
+    def param_type(self, p: Param, pointers: set[tuple[str, int]]) -> Attribute:
         if p.register is not None:
             return T.register_type(p.type)
-        if p.name in pointers or p.ptr_space is not None:
+        if (p.name, 0) in pointers or p.ptr_space is not None:
             space = SPACE_OF.get(p.ptr_space or "global", 1)
             return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
         return T.storage_type(p.type) if p.type != "pred" else IntegerType(1)
@@ -399,7 +432,14 @@ class FunctionImporter:
             self.constants[key] = self.add_in_entry(llvm.PtrToIntOp(pointer, IntegerType(64))).results[0]  # type: ignore[index]
         return self.constants[key]  # type: ignore[index]
 
-    def param_value(self, name: str) -> SSAValue:
+    def param_value(self, name: str, offset: int = 0) -> SSAValue:
+        """The value of parameter `name` (of its field at `offset`, for a byval parameter)."""
+        if (name, offset) in self.field_values:
+            return self.field_values[(name, offset)]
+        if offset and name in self.param_values and self.params[name].count is None:
+            raise Unmodelled(f"ld.param at an offset of scalar parameter '{name}'")
+        if name in self.params and name not in self.param_values and self.params[name].count is not None:
+            raise Reported()  # a byval parameter the importer reported
         if name not in self.param_values:
             raise Invalid(f"'{name}' is not a parameter of {self.fn.name}")
         return self.param_values[name]

@@ -97,6 +97,9 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
     if isinstance(operand, Special):
         return ctx.coerce(ops_sync.special_register(ctx, operand.name), t)
     if isinstance(operand, Symbol):
+        param = ctx.params.get(operand.name)
+        if param is not None and param.count is not None:  # an address-taken byval parameter
+            return ctx.coerce(ctx.pointer_as_int(ctx.param_value(operand.name)), t)
         glob = ctx.module.globals.get(operand.name)
         if glob is None:
             raise Invalid(f"use of undeclared variable '{operand.name}'")
