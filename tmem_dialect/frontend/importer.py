@@ -432,6 +432,26 @@ class FunctionImporter:
             self.constants[key] = self.add_in_entry(llvm.PtrToIntOp(pointer, IntegerType(64))).results[0]  # type: ignore[index]
         return self.constants[key]  # type: ignore[index]
 
+    def is_read(self, var) -> bool:
+        """Whether any instruction reads register `var` (one that is written only can be left undefined)."""
+        if not hasattr(self, "_read_registers"):
+            from tmem_dialect.frontend.syntax import Reg, VectorOperand
+
+            found: set[int] = set()
+            for item in self.fn.body:
+                if not isinstance(item, Instruction):
+                    continue
+                operands = list(item.operands[1:]) + [item.guard] if item.operands else [item.guard]
+                for op in operands:
+                    regs = op.elements if isinstance(op, VectorOperand) else \
+                        [op.base] if isinstance(op, Address) else [op]
+                    found.update(id(r.var) for r in regs if isinstance(r, Reg))
+                first = item.operands[0] if item.operands else None
+                if isinstance(first, Address) and isinstance(first.base, Reg):  # st [%r], ...: read
+                    found.add(id(first.base.var))
+            self._read_registers = found
+        return id(var) in self._read_registers
+
     def param_value(self, name: str, offset: int = 0) -> SSAValue:
         """The value of parameter `name` (of its field at `offset`, for a byval parameter)."""
         if (name, offset) in self.field_values:

@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
 from xdsl.ir import Attribute, SSAValue
 
-from tmem_dialect.frontend import ops_memory, ops_scalar, ops_sync
+from tmem_dialect.frontend import ops_async, ops_memory, ops_scalar, ops_sync
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Special, Symbol, VectorOperand
@@ -24,12 +24,13 @@ HANDLERS: dict[str, Handler] = {
     **ops_scalar.HANDLERS,
     **ops_memory.HANDLERS,
     **ops_sync.HANDLERS,
+    **ops_async.HANDLERS,
 }
 
-# Valid PTX the importer has no op for yet (the mma/mbarrier/TMA ops are being added): a located
-# "unmodelled instruction" error rather than "unknown".
+# Valid PTX the importer has no op for yet (forms of the handled ones it cannot model say so
+# themselves): a located "unmodelled instruction" error rather than "unknown".
 UNMODELLED = frozenset(
-    "tcgen05.mma tcgen05.cp tcgen05.shift tcgen05.commit mbarrier cp.async cp.reduce elect setmaxnreg "
+    "cp.async cp.reduce setmaxnreg "
     "mma wgmma ldmatrix stmatrix movmatrix call brx trap nanosleep prefetch prefetchu griddepcontrol "
     "redux match activemask mapa getctarank st.async red.async multimem applypriority discard "
     "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
