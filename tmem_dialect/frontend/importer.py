@@ -144,6 +144,10 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
             current = new_block(item.start)  # unreachable code after a branch
             open_block = True
         head = item.parts[0]
+        if head == "brx":
+            current = _indexed_branch(fn, source, item, current, new_block)
+            open_block = False
+            continue
         if head == "bra":
             target = item.operands[0] if len(item.operands) == 1 else None
             if not isinstance(target, Branch):
@@ -192,6 +196,27 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
         blocks.insert(0, entry)
     blocks[0].entry = True
     return blocks
+
+
+def _indexed_branch(fn: Function, source, item: Instruction, current: BasicBlock, new_block) -> BasicBlock:
+    """`brx.idx{.uni} %i, L`: a chain of `setp.eq %i, k` tests branching to L's k-th target (PTX ISA
+    9.7.12.3: an index past the list is undefined behaviour; here it takes the last target)."""
+    from tmem_dialect.frontend.syntax import Variable
+
+    operands = item.operands
+    if item.parts[1:] not in (["idx"], ["idx", "uni"]) or len(operands) != 2 or not isinstance(operands[1], Branch):
+        raise DiagnosticError([source.error(item.start, "brx.idx{.uni} takes an index and a .branchtargets label")])
+    if item.guard is not None:
+        raise DiagnosticError([source.error(item.start, "unmodelled: a guarded brx.idx")])
+    targets = fn.branch_targets[operands[1].key].targets  # type: ignore[index]
+    for k, target in enumerate(targets[:-1]):
+        test = Variable(f"%__brx{item.start}_{k}", "pred")
+        current.instructions.append(Instruction("setp.eq.b32", [Reg(test), operands[0], Imm(k, str(k))], item.start))
+        following = new_block(item.start)
+        current.end = ("cond", Reg(test), target, following, item)
+        current = following
+    current.end = ("br", targets[-1], item)
+    return current
 
 
 class FunctionImporter:
@@ -444,7 +469,8 @@ class FunctionImporter:
                 operands = list(item.operands[1:]) + [item.guard] if item.operands else [item.guard]
                 for op in operands:
                     regs = op.elements if isinstance(op, VectorOperand) else \
-                        [op.base] if isinstance(op, Address) else [op]
+                        [op.base, *(op.coordinates.elements if op.coordinates else ())] if isinstance(op, Address) \
+                        else [op]
                     found.update(id(r.var) for r in regs if isinstance(r, Reg))
                 first = item.operands[0] if item.operands else None
                 if isinstance(first, Address) and isinstance(first.base, Reg):  # st [%r], ...: read

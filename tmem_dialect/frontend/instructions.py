@@ -78,8 +78,8 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
         if i == 0 and writes:
             continue
         regs = operand.elements if isinstance(operand, VectorOperand) else [operand]
-        if isinstance(operand, Address) and isinstance(operand.base, Reg):
-            regs = [operand.base]
+        if isinstance(operand, Address):
+            regs = [operand.base] + (list(operand.coordinates.elements) if operand.coordinates else [])
         for r in regs:
             if isinstance(r, Reg):
                 reads.append(ctx.read(r, T.register_type(r.var.type)))
@@ -114,6 +114,8 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
 
 def address(ctx: FunctionImporter, operand: Address, space: int) -> SSAValue:
     """The pointer `[base+offset]` in address space `space` (i8 steps, which the emitter folds)."""
+    if operand.coordinates is not None:
+        raise Invalid("a tensor address [tensor-map, {coordinates}] is taken only by the TMA instructions")
     ptr_type = llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
     base = operand.base
     if isinstance(base, Symbol):

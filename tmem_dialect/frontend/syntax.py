@@ -26,6 +26,7 @@ from tmem_dialect.frontend.tree import (  # noqa: F401 (the tree's names, re-exp
     Instruction,
     Label,
     Branch,
+    BranchTargets,
     GlobalVar,
     Param,
     Function,
@@ -65,6 +66,7 @@ class Parser:
         self.tokens = tokenize(source)
         self.i = 0
         self.scope_count = 0
+        self.opcode = ""  # of the instruction being read
 
     # ---- token helpers ----------------------------------------------------------------------
 
@@ -322,13 +324,29 @@ class Parser:
                 self.take()
                 self.take()
                 key = (scope.ident, tok.text)
-                if key in self.labels:
+                if key in self.labels or key in fn.branch_targets:
                     raise self.error(f"label '{tok.text}' is defined twice", tok)
+                if self.tok.text == ".branchtargets":
+                    fn.branch_targets[key] = self.branch_targets(key, scope, tok)
+                    continue
                 label = Label(key, tok.start)
                 self.labels[key] = label
                 fn.body.append(label)
             else:
                 fn.body.append(self.instruction(scope))
+
+    def branch_targets(self, key: tuple[int, str], scope: _Scope, start: Token) -> BranchTargets:
+        self.take()
+        targets: list[Branch] = []
+        while True:
+            name = self.name("a label")
+            branch = Branch(name.text, scope.chain, name.start)
+            self.branches.append(branch)
+            targets.append(branch)
+            if not self.accept(","):
+                break
+        self.expect(";", "after the branch targets")
+        return BranchTargets(key, targets, start.start)
 
     def registers(self, scope: _Scope) -> None:
         type_ = None
@@ -364,6 +382,7 @@ class Parser:
         if op.kind is not Kind.NAME or op.text.startswith(("%", ".")):
             raise self.error(f"expected an instruction, found '{op.text or 'end of file'}'")
         self.take()
+        self.opcode = op.text
         ins = Instruction(op.text, [], start.start, guard)
         if self.tok.text != ";":
             while True:
@@ -398,8 +417,13 @@ class Parser:
                 offset = self.integer("an address offset")
             elif self.tok.text == "-":
                 offset = self.integer("an address offset")
+            coordinates = None
+            if self.accept(","):
+                if self.tok.text != "{":
+                    raise self.error("expected '{' to open the tensor coordinates")
+                coordinates = self.operand(scope)
             self.expect("]", "to close the address")
-            return Address(base, offset)
+            return Address(base, offset, coordinates)  # type: ignore[arg-type]
         if tok.text == "{":
             self.take()
             elements: list[Reg | Imm | None] = []
@@ -448,7 +472,7 @@ class Parser:
 
     def instruction_wants_label(self, text: str) -> bool:
         previous = self.tokens[self.i - 2].text if self.i >= 2 else ""
-        return previous.startswith("bra") or previous.startswith("brx")
+        return previous.startswith("bra") or self.opcode.startswith("brx")  # brx.idx %i, L
 
     def immediate(self) -> Imm:
         negative = self.accept("-")
@@ -464,7 +488,7 @@ class Parser:
     def resolve_labels(self, fn: Function) -> None:
         for branch in self.branches:
             for scope in branch.scopes:
-                if (scope, branch.name) in self.labels:
+                if (scope, branch.name) in self.labels or (scope, branch.name) in fn.branch_targets:
                     branch.key = (scope, branch.name)
                     break
             else:

@@ -55,6 +55,7 @@ class Symbol:
 class Address:
     base: Reg | Symbol | Imm
     offset: int = 0
+    coordinates: VectorOperand | None = None  # `[tmap, {x, y}]`: a tensor (TMA) address
 
 
 @dataclass
@@ -100,6 +101,15 @@ class Branch:
 
 
 @dataclass
+class BranchTargets:
+    """`L: .branchtargets A, B, C;`: the list `brx.idx %r, L` indexes."""
+
+    key: tuple[int, str]
+    targets: list[Branch]
+    start: int
+
+
+@dataclass
 class GlobalVar:
     space: str  # shared | global | const | local
     name: str
@@ -133,6 +143,7 @@ class Function:
     directives: dict[str, list[int]] = field(default_factory=dict)
     local_globals: list[GlobalVar] = field(default_factory=list)
     declaration: bool = False
+    branch_targets: dict[tuple[int, str], BranchTargets] = field(default_factory=dict)
 
 
 @dataclass
