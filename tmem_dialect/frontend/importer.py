@@ -58,6 +58,8 @@ class Reported(Exception):
 @dataclass
 class Options:
     allow_unmodelled: bool = False
+    # `.reg` parameters whose values at the function's return are wanted (lift-inline-asm's outputs)
+    return_registers: tuple[str, ...] = ()
 
 
 class ModuleImporter:
@@ -257,6 +259,9 @@ class FunctionImporter:
             )
             if p.register is not None:
                 self.ssa.write(self.entry, p.register, self.param_values[p.name])
+        registers = {p.name: p.register for p in fn.params if p.register is not None}
+        wanted = [registers[name] for name in self.module.options.return_registers if name in registers]
+        self.returned: list[SSAValue] = []
         for bb in self.blocks:
             self.current = bb
             for ins in bb.instructions:
@@ -274,9 +279,12 @@ class FunctionImporter:
                 except Reported:
                     pass
             self.ins = None
+            if bb.end[0] == "ret" and wanted:
+                self.returned = [self.ssa.read(bb, var) for var in wanted]
             self.end_block(bb)
             self.ssa.filled(bb)
         self.ssa.finish()
+        self.returned = [self.ssa.resolve(v) for v in self.returned]
         for bb in self.blocks:
             self.terminate(bb)
         body = Region([bb.block for bb in self.blocks])
@@ -331,6 +339,10 @@ class FunctionImporter:
         if bb.end[0] == "cond":
             self.ins = bb.end[4]
             guard: Reg = bb.end[1]
+            if guard.var.type != "pred":
+                self.module.error(bb.end[4].start, f"the guard '{guard.var.name}' is a .{guard.var.type} register; guards are .pred")
+                bb.condition = self.undefined(IntegerType(1))  # type: ignore[attr-defined]
+                return
             bb.condition = self.ssa.read(bb, guard.var)  # type: ignore[attr-defined]
             self.ins = None
 
