@@ -44,4 +44,4 @@ llvm.func @k(%out: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i
 // CHECK:      ^[[REST]]:
 // CHECK-NEXT: llvm.return
 
-// VERIFY: lift_inline_asm.mlir:18:3: error: nvvm.tcgen05.ld reads TMEM cells that an outstanding nvvm.tcgen05.st of the same warp still writes: tcgen05.wait::st must come between them (rule 2 (store completion))
+// VERIFY: lift_inline_asm.mlir:19:3: error: nvvm.tcgen05.ld reads TMEM cells that an outstanding nvvm.tcgen05.st of the same warp still writes: tcgen05.wait::st must come between them (rule 2 (store completion))
