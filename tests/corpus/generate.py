@@ -19,6 +19,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# Triton 3.9 would write PTX ISA 9.4 (its own ptxas); 8.8, as CuTe DSL writes, is what the CUDA 13.0
+# ptxas oracle reads.
+TRITON_PTX_VERSION = 88
 REPO = HERE.parent.parent
 
 
@@ -75,6 +78,7 @@ def generate_triton(manifest: dict, only: set[str]) -> None:
         print(f"triton: skipped ({e})")
         return
     manifest["compilers"]["triton"] = triton.__version__
+    manifest["triton_ptx_version"] = TRITON_PTX_VERSION
     captured: dict[str, str] = {}
     to_module = nvidia.llvm.to_module
 
@@ -89,7 +93,8 @@ def generate_triton(manifest: dict, only: set[str]) -> None:
                 continue
             source = (GluonASTSource if is_gluon else ASTSource)(fn, signature, constexprs)
             try:
-                compiled = triton.compile(source, target=GPUTarget("cuda", 100, 32), options={"num_warps": num_warps})
+                compiled = triton.compile(source, target=GPUTarget("cuda", 100, 32),
+                                          options={"num_warps": num_warps, "ptx_version": TRITON_PTX_VERSION})
             except Exception as e:  # a kernel this Triton cannot compile is reported, the rest go on
                 print(f"  triton/{name}: not compiled: {type(e).__name__}: {str(e)[-600:]}")
                 continue

@@ -6,7 +6,7 @@
 - `llvm.mlir.zero` of any LLVM-compatible type (vectors, structs, integers), `llvm.select` on a
   vector of i1, `llvm.trunc` with integer `overflowFlags` (iree-opt's generic form);
 - `llvm.inline_asm ... operand_attrs = [...]`, `llvm.mlir.global` with `tls_mode` (generic);
-- `llvm.intr.assume` and `llvm.intr.trap`.
+- `llvm.intr.assume` (with operand bundles), `llvm.intr.trap`, `llvm.intr.fshl`/`fshr`.
 Each class subclasses xDSL's op where one exists, so passes, the emitter and the interpreter,
 which match by class, see the same op.
 """
@@ -443,6 +443,31 @@ REPLACED: dict[type, type] = {
     llvm.InlineAsmOp: InlineAsmOp,
     llvm.GlobalOp: GlobalOp,
 }
-OPERATIONS = (AssumeOp, TrapOp)
+class _FunnelShiftOp(IRDLOperation):
+    """`llvm.intr.fsh{l,r}(%a, %b, %n) : (iN, iN, iN) -> iN`: a funnel shift of the 2N-bit a:b by n mod N
+    (CuTe DSL packs f16 halves with it)."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    a = operand_def(T)
+    b = operand_def(T)
+    c = operand_def(T)
+    res = result_def(T)
+    assembly_format = "`(` $a `,` $b `,` $c `)` attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, a: SSAValue, b: SSAValue, c: SSAValue):
+        super().__init__(operands=[a, b, c], result_types=[a.type])
+
+
+@irdl_op_definition
+class FshlOp(_FunnelShiftOp):
+    name = "llvm.intr.fshl"
+
+
+@irdl_op_definition
+class FshrOp(_FunnelShiftOp):
+    name = "llvm.intr.fshr"
+
+
+OPERATIONS = (AssumeOp, TrapOp, FshlOp, FshrOp)
 ATTRIBUTES = LOOP_ATTRIBUTES
 
