@@ -132,9 +132,11 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
         blocks.append(b)
         return b
 
+    from tmem_dialect.frontend.idioms import blocking_waits
+
     current = new_block(fn.start)
     open_block = True  # `current` can still fall through to what follows
-    for item in fn.body:
+    for item in blocking_waits(fn.body):
         if isinstance(item, Label):
             following = new_block(item.start)
             if open_block:

@@ -204,6 +204,13 @@ def mbarrier(ctx: FunctionImporter, ins: Instruction) -> None:
         parity = op.endswith("parity")
         ops = _operands(ins, (3, 4) if op.startswith("try") else 3)
         dest, where, phase = ops[:3]
+        if ins.blocking:  # a try_wait loop (idioms.py): wait until the phase completes; P is then true
+            if not parity:
+                raise _unmodelled(ins, "a blocking wait on a state token")
+            ticks = ctx.read(ops[3], i32) if len(ops) == 4 else ctx.constant(0, i32)
+            ctx.add(up.MBarrierTryWaitParityOp(ctx.address(where, space), ctx.read(phase, i32), ticks))
+            ctx.write(dest, ctx.constant(1, i1))
+            return
         cls = up.MBarrierTryWaitOp if op.startswith("try") else up.MBarrierTestWaitOp
         built = cls(ctx.address(where, space), ctx.read(phase, i32 if parity else i64))
         if len(ops) == 4:

@@ -78,6 +78,7 @@ class Instruction:
     start: int  # offset of the instruction (its guard, if any) in the source
     guard: Reg | None = None
     extra: Operand | None = None  # the `|%p` second destination (shfl, setp)
+    blocking: bool = False  # an mbarrier try_wait loop read as one blocking wait (idioms.py)
 
     @property
     def parts(self) -> list[str]:
