@@ -5,7 +5,7 @@ Every PTX file imports through the PTX front end and every MLIR file parses; eac
 unmodelled) is compared with tests/corpus/expected.json, written after reading the findings by
 hand: the right verdict, with a strict xfail and the reason where ours is a known false positive. Every tcgen05 instruction of a file is seen by the front end: as many nvvm.tcgen05 ops (or
 opaque unmodelled ones) as the text has tcgen05 instructions. ptxas assembles each PTX file
-(the oracle's sanity). The compilers are not needed: generate.py made the files.
+(the oracle's sanity), and each fully modelled one again after import and `-t ptx`. The compilers are not needed: generate.py made the files.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tmem_dialect.frontend.importer import ModuleImporter, Options
 from tmem_dialect.frontend.lift_inline_asm import LiftInlineAsmPass
 from tmem_dialect.frontend.syntax import parse_ptx
 from tmem_dialect.ir import parse_module
+from tmem_dialect.lowering.ptx_emitter import emit_ptx
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
 from tmem_dialect.passes.analysis import Options as VerifyOptions
 from tmem_dialect.passes.verify import verify_module
@@ -142,6 +143,20 @@ def test_ptx_front_end_sees_every_tcgen05_instruction(path: Path) -> None:
 def test_ptxas_assembles_the_corpus(path: Path) -> None:
     result = run_ptxas(path.read_text(), "sm_100a", PTXAS)
     assert result.ok, result.output
+
+
+@pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
+@pytest.mark.parametrize("path", PLAIN, ids=_ids(PLAIN))
+def test_ptx_round_trips_through_ptxas(path: Path) -> None:
+    """Import, re-emit with the PTX target: ptxas accepts it, and it imports to the same verdict."""
+    module, _ = _import(path, allow_unmodelled=False)
+    again = emit_ptx(module).text
+    result = run_ptxas(again, "sm_100a", PTXAS)
+    assert result.ok, result.output
+    second = ModuleImporter(parse_ptx(again, _name(path) + ".again"), Options()).run()
+    assert _tcgen05_ops(second) == _tcgen05_ops(module)
+    if not _expected(path).get("verify_xfail"):
+        assert _errors(verify_module(second, VerifyOptions())) == _expected(path)["errors"]
 
 
 def _mlir_case(path: Path):
