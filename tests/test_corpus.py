@@ -5,7 +5,8 @@ Every PTX file imports through the PTX front end and every MLIR file parses; eac
 unmodelled) is compared with tests/corpus/expected.json, written after reading the findings by
 hand: the right verdict, with a strict xfail and the reason where ours is a known false positive. Every tcgen05 instruction of a file is seen by the front end: as many nvvm.tcgen05 ops (or
 opaque unmodelled ones) as the text has tcgen05 instructions. ptxas assembles each PTX file
-(the oracle's sanity), and each fully modelled one again after import and `-t ptx`. The compilers are not needed: generate.py made the files.
+(the oracle's sanity), and each fully modelled one again after import and `-t ptx`. The kernels
+the interpreter models run on inputs built here and give numpy's numbers. The compilers are not needed: generate.py made the files.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from xdsl.dialects import llvm
 
@@ -22,6 +24,7 @@ from tmem_dialect.dialects import make_context
 from tmem_dialect.frontend.importer import ModuleImporter, Options
 from tmem_dialect.frontend.lift_inline_asm import LiftInlineAsmPass
 from tmem_dialect.frontend.syntax import parse_ptx
+from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.ir import parse_module
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
@@ -175,3 +178,56 @@ def test_mlir_parses_lifts_and_verifies(path: Path) -> None:
     assert _asm_tcgen05(module) == expected.get("unlifted_tcgen05", 0)
     assert _tcgen05_ops(module) + _asm_tcgen05(module) == before > 0  # lifted, none dropped
     assert _errors(verify_module(module, VerifyOptions())) == expected["errors"]
+
+
+# ---- running the corpus (the interpreter, an exact model, against numpy) -------------------------
+
+RNG = np.random.default_rng(12)
+SMEM = 64 * 1024  # the dynamic shared memory the kernels get at launch
+SCRATCH = [np.zeros(16, np.uint8), np.zeros(16, np.uint8)]  # Triton's global and profile scratch pointers
+
+
+def _tile(shape, dtype):
+    return RNG.integers(-8, 8, shape).astype(dtype)
+
+
+def _roundtrip(rows: int, cols: int, dtype, triton: bool):
+    src = _tile(rows * cols, dtype)
+    return [src, np.zeros_like(src), *(SCRATCH if triton else [])], lambda out: np.array_equal(out[1], src)
+
+
+def _mma(triton: bool):
+    a, b = _tile((128, 32), np.float16), _tile((32, 64), np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    args = [a.ravel(), b.ravel(), np.zeros(128 * 64, np.float32), *SCRATCH]
+    return args, lambda out: np.array_equal(out[2].reshape(128, 64), want)
+
+
+RUNS = {
+    "cute/tmem_roundtrip_32x32b.ptx": lambda: _roundtrip(128, 32, np.float32, False),
+    "cute/tmem_roundtrip_f16_packed.ptx": lambda: _roundtrip(128, 32, np.float16, False),
+    "triton/gluon_tmem_roundtrip_f32.ptx": lambda: _roundtrip(128, 32, np.float32, True),
+    "triton/gluon_tmem_roundtrip_f16_packed.ptx": lambda: _roundtrip(128, 64, np.float16, True),
+    "triton/gluon_tmem_roundtrip_m64.ptx": lambda: _roundtrip(64, 32, np.float32, True),
+    "triton/gluon_mma_mbarrier.ptx": lambda: _mma(True),
+}
+# the twin without wait::ld: the interpreter reports the same misuse tmem-verify does
+MISUSED = {"cute/tmem_roundtrip_no_wait_ld.ptx": (lambda: _roundtrip(128, 32, np.float32, False), "dealloc-outstanding")}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_corpus_kernel_runs_to_the_right_numbers(name: str) -> None:
+    module, _ = _import(CORPUS / name, allow_unmodelled=False)
+    args, check = RUNS[name]()
+    result = run_kernel(module, threads=128, args=args, dynamic_shared_bytes=SMEM)
+    assert result.errors == [], result.render()
+    assert check(result.args)
+
+
+@pytest.mark.parametrize("name", sorted(MISUSED))
+def test_corpus_misuse_is_found_at_run_time(name: str) -> None:
+    make, kind = MISUSED[name]
+    module, _ = _import(CORPUS / name, allow_unmodelled=False)
+    args, _ = make()
+    result = run_kernel(module, threads=128, args=args, dynamic_shared_bytes=SMEM)
+    assert {k.value for k in result.kinds()} == {kind}
