@@ -210,6 +210,7 @@ RUNS = {
     "triton/gluon_tmem_roundtrip_f16_packed.ptx": lambda: _roundtrip(128, 64, np.float16, True),
     "triton/gluon_tmem_roundtrip_m64.ptx": lambda: _roundtrip(64, 32, np.float32, True),
     "triton/gluon_mma_mbarrier.ptx": lambda: _mma(True),
+    "triton/gluon_tmem_copy.ptx": lambda: _roundtrip(128, 32, np.float32, True),
 }
 # the twin without wait::ld: the interpreter reports the same misuse tmem-verify does
 MISUSED = {"cute/tmem_roundtrip_no_wait_ld.ptx": (lambda: _roundtrip(128, 32, np.float32, False), "dealloc-outstanding")}

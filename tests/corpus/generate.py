@@ -59,6 +59,8 @@ def _triton_kernels():  # type: ignore[no-untyped-def]
         ("gluon_tmem_roundtrip_f16_packed", kt.tmem_roundtrip, True, rt16, {"M": 128, "N": 64, "COL_STRIDE": 1}, 4),
         ("gluon_tmem_roundtrip_m64", kt.tmem_roundtrip, True, rt, {"M": 64, "N": 32, "COL_STRIDE": 1}, 4),
         ("gluon_mma_mbarrier", kt.mma_mbarrier, True, mma, {"M": 128, "N": 64, "K": 32}, 4),
+        ("gluon_tmem_copy", kt.tmem_copy, True, {"src": ptr32, "dst": ptr32, "M": "constexpr", "N": "constexpr"},
+         {"M": 128, "N": 32}, 4),
         ("dot", kt.dot, False, dot_sig, {"BM": 128, "BN": 64, "BK": 32}, 4),
         ("dot_ws", kt.dot_ws, False, {"a_desc": "tensordesc<fp16[128, 32]>", "b_desc": "tensordesc<fp16[64, 32]>", **dict(list(dot_sig.items())[2:])},
          {"BM": 128, "BN": 64, "BK": 32}, 4),

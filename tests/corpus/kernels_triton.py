@@ -8,6 +8,7 @@ from triton.experimental.gluon.language.nvidia.blackwell import (
     TensorMemoryLayout,
     allocate_tensor_memory,
     tcgen05_commit,
+    tcgen05_copy,
     tcgen05_mma,
 )
 from triton.experimental.gluon.language.nvidia.hopper import mbarrier
@@ -49,6 +50,27 @@ def mma_mbarrier(a_ptr, b_ptr, c_ptr, M: gl.constexpr, N: gl.constexpr, K: gl.co
     rows = gl.arange(0, M, layout=gl.SliceLayout(1, reg))
     cols = gl.arange(0, N, layout=gl.SliceLayout(0, reg))
     gl.store(c_ptr + rows[:, None] * N + cols[None, :], out)
+
+
+@gluon.jit
+def tmem_copy(src, dst, M: gl.constexpr, N: gl.constexpr):
+    """Global -> shared memory -> TMEM by tcgen05.cp (completion through tcgen05.commit on an mbarrier) -> global."""
+    blocked: gl.constexpr = gl.BlockedLayout([1, 4], [1, 32], [gl.num_warps(), 1], [1, 0])
+    rm = gl.arange(0, M, layout=gl.SliceLayout(1, blocked))
+    rn = gl.arange(0, N, layout=gl.SliceLayout(0, blocked))
+    smem_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([M, N], gl.float32)
+    smem = gl.allocate_shared_memory(gl.float32, [M, N], smem_layout, gl.load(src + rm[:, None] * N + rn[None, :]))
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=1)
+    tmem = allocate_tensor_memory(gl.float32, [M, N], TensorMemoryLayout(block=(M, N), col_stride=1))
+    tcgen05_copy(smem, tmem)
+    tcgen05_commit(bar)
+    mbarrier.wait(bar, phase=0)
+    mbarrier.invalidate(bar)
+    reg: gl.constexpr = tmem.get_reg_layout()
+    rows = gl.arange(0, M, layout=gl.SliceLayout(1, reg))
+    cols = gl.arange(0, N, layout=gl.SliceLayout(0, reg))
+    gl.store(dst + rows[:, None] * N + cols[None, :], tmem.load(reg))
 
 
 @triton.jit
