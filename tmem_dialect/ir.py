@@ -293,6 +293,23 @@ class LocatedParser(Parser):
         return op
 
 
+def _today_spellings(module: ModuleOp) -> ModuleOp:
+    """What an older MLIR (Triton's) wrote, in today's upstream form: `llvm.mlir.constant(0 : index)
+    : i32` holds `0 : i32`; a function's `nvvm.kernel = 1 : ui1` is the unit attribute."""
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, UnitAttr
+
+    for op in module.walk():
+        if isinstance(op, llvm.ConstantOp) and isinstance(op.value, IntegerAttr) \
+                and isinstance(op.value.type, IndexType) and isinstance(op.result.type, IntegerType):
+            op.properties["value"] = IntegerAttr(op.value.value.data, op.result.type)
+        elif isinstance(op, llvm.FuncOp):
+            kernel = op.attributes.get("nvvm.kernel")
+            if isinstance(kernel, IntegerAttr) and kernel.value.data == 1:
+                op.attributes["nvvm.kernel"] = UnitAttr()
+    return module
+
+
 _PARSER_BUGS = (AssertionError, ArithmeticError, LookupError, TypeError, AttributeError, MemoryError, NotImplementedError, struct.error)
 
 
@@ -407,7 +424,7 @@ def parse_module(
     try:
         # Constructing the parser lexes the first token, which can already fail.
         parser = LocatedParser(ctx, text, name, line_offset)
-        return parser.parse_module(allow_implicit_module)
+        return _today_spellings(parser.parse_module(allow_implicit_module))
     except ParseError as e:
         if e.msg.startswith("values used but not defined"):
             if undefined := parser.undefined_value_diagnostics():
