@@ -474,13 +474,15 @@ class FunctionImporter:
     def is_read(self, var) -> bool:
         """Whether any instruction reads register `var` (one that is written only can be left undefined)."""
         if not hasattr(self, "_read_registers"):
+            from tmem_dialect.frontend.instructions import writes_first_operand
             from tmem_dialect.frontend.syntax import Reg, VectorOperand
 
             found: set[int] = set()
             for item in self.fn.body:
                 if not isinstance(item, Instruction):
                     continue
-                operands = list(item.operands[1:]) + [item.guard] if item.operands else [item.guard]
+                skip = 1 if writes_first_operand(item) else 0
+                operands = [*item.operands[skip:], item.guard]
                 for op in operands:
                     regs = op.elements if isinstance(op, VectorOperand) else \
                         [op.base, *(op.coordinates.elements if op.coordinates else ())] if isinstance(op, Address) \

@@ -58,6 +58,11 @@ _NO_DESTINATION = ("st", "red", "bar", "barrier", "mbarrier.arrive", "cp", "tcge
                    "setmaxnreg", "griddepcontrol", "stmatrix", "trap", "nanosleep", "tensormap")
 
 
+def writes_first_operand(ins: Instruction) -> bool:
+    """Whether the instruction's first operand is a destination (not in _NO_DESTINATION)."""
+    return not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION)
+
+
 def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
     """`"ptx.unmodelled"(reads) {ptx = "..."}`: stands for the instruction in verification only.
 
@@ -66,7 +71,7 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
     """
     writes: list[Reg] = []
     first = ins.operands[0] if ins.operands else None
-    if not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION):
+    if writes_first_operand(ins):
         if isinstance(first, Reg):
             writes = [first]
         elif isinstance(first, VectorOperand):
