@@ -51,16 +51,16 @@ def _tool(tool: str, *args: str, stdin: str | None = None) -> subprocess.Complet
 def test_tools_report_ptx_errors_at_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ptx"
     bad.write_text(".version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n"
-                   "  .reg .b32 %r;\n  elect.sync %r, -1;\n  ret;\n}\n")
+                   "  .reg .b32 %r;\n  nanosleep.u32 %r;\n  ret;\n}\n")
     for tool, extra in (("opt", []), ("run", ["--threads", "32"])):
         proc = _tool(tool, str(bad), *extra)
         assert proc.returncode == 1
-        assert f"{bad}:7:3: error: unmodelled instruction 'elect.sync'" in proc.stderr
-        assert "elect.sync %r, -1;" in proc.stderr  # the source line under the message
+        assert f"{bad}:7:3: error: unmodelled instruction 'nanosleep.u32'" in proc.stderr
+        assert "nanosleep.u32 %r;" in proc.stderr  # the source line under the message
         assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     allowed = _tool("opt", str(bad), "--allow-unmodelled", "--allow-unregistered-dialect")
     assert allowed.returncode == 0, allowed.stderr
-    assert "warning: unmodelled instruction 'elect.sync'; treated as an opaque op" in allowed.stderr
+    assert "warning: unmodelled instruction 'nanosleep.u32'; treated as an opaque op" in allowed.stderr
     assert '"ptx.unmodelled"' in allowed.stdout
 
 

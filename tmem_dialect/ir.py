@@ -72,6 +72,21 @@ class LocatedParser(Parser):
         upstream and Triton print them after the module. Each is parsed ahead (in dependency order)."""
         pending = {m.group(1): m.group(2) for m in _LOCATION_ALIAS.finditer(text)}
         done: set[str] = set()
+        self._stripped_location_aliases: set[str] = set()
+        self._parse_location_aliases(pending, done)
+        if pending:  # `fused<#di_subprogram>[...]` (Triton): xDSL reads fused locations without metadata
+            stripped = {name: _FUSED_METADATA.sub("fused[", body) for name, body in pending.items()}
+            changed = {name: body for name, body in stripped.items() if body != pending[name]}
+            if changed:
+                for name in changed:
+                    del pending[name]
+                names = set(changed)
+                self._parse_location_aliases(changed, done)
+                self._stripped_location_aliases = names & done
+                done -= self._stripped_location_aliases
+        return done
+
+    def _parse_location_aliases(self, pending: dict[str, str], done: set[str]) -> None:
         progress = True
         while pending and progress:
             progress = False
@@ -88,14 +103,26 @@ class LocatedParser(Parser):
                 done.add(name)
                 del pending[name]
                 progress = True
-        return done
 
     def _parse_alias_def(self):
         token = self._current_token
+        text = self.lexer.input.content
+        line_end = text.find("\n", token.span.start)
+        line_end = len(text) if line_end < 0 else line_end
         if token.text in self._location_aliases:
             self._consume_token()
             self.parse_punctuation("=")
             self.parse_optional_location()  # parsed ahead already
+            return
+        if token.text in self._stripped_location_aliases:  # parsed ahead without its metadata
+            while self._current_token.span.start < line_end and self._current_token.text:
+                self._consume_token()
+            return
+        if _DEBUG_INFO_ALIAS.match(text, token.span.start, line_end):
+            # `#di_file = #llvm.di_file<...>`: debug-info metadata (of the fused locations above),
+            # which nothing we read uses: skipped, not parsed.
+            while self._current_token.span.start < line_end and self._current_token.text:
+                self._consume_token()
             return
         super()._parse_alias_def()
 
@@ -211,6 +238,7 @@ class LocatedParser(Parser):
         text = self.lexer.input.content
         depth = 0
         last_end = self._current_token.span.start
+        type_start = None  # after the last top-level `->` (or `:`): the result types
         while self._current_token.kind is not MLIRTokenKind.EOF:
             tok = self._current_token
             if depth == 0 and "\n" in text[last_end:tok.span.start]:
@@ -219,10 +247,25 @@ class LocatedParser(Parser):
                 depth += 1
             elif tok.text in (")", "]", "}", ">"):
                 depth -= 1
+            elif depth == 0 and (tok.text == "->" or tok.text == ":" and (type_start is None or text[type_start - 1] == ":")):
+                type_start = tok.span.end
             last_end = tok.span.end
             self._consume_token()
         results = self._ignored_results
-        return UnregisteredOp.with_name(name).create(result_types=[NoneType()] * results)
+        return UnregisteredOp.with_name(name).create(result_types=self._ignored_result_types(
+            text[type_start:last_end] if type_start is not None else "", results))
+
+    def _ignored_result_types(self, spelled: str, count: int) -> list[Attribute]:
+        """The result types an ignored op spells (`-> !cuda.result`), so its users agree; else none."""
+        if not count:
+            return []
+        try:
+            sub = Parser(self.ctx, spelled.strip(), self._filename.data)
+            sub.attribute_aliases.update(self.attribute_aliases)
+            types = sub.parse_comma_separated_list(sub.Delimiter.NONE, sub.parse_type)
+        except ParseError:
+            types = []
+        return types if len(types) == count else [NoneType()] * count
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -248,6 +291,23 @@ class LocatedParser(Parser):
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(start)
         return op
+
+
+def _today_spellings(module: ModuleOp) -> ModuleOp:
+    """What an older MLIR (Triton's) wrote, in today's upstream form: `llvm.mlir.constant(0 : index)
+    : i32` holds `0 : i32`; a function's `nvvm.kernel = 1 : ui1` is the unit attribute."""
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, UnitAttr
+
+    for op in module.walk():
+        if isinstance(op, llvm.ConstantOp) and isinstance(op.value, IntegerAttr) \
+                and isinstance(op.value.type, IndexType) and isinstance(op.result.type, IntegerType):
+            op.properties["value"] = IntegerAttr(op.value.value.data, op.result.type)
+        elif isinstance(op, llvm.FuncOp):
+            kernel = op.attributes.get("nvvm.kernel")
+            if isinstance(kernel, IntegerAttr) and kernel.value.data == 1:
+                op.attributes["nvvm.kernel"] = UnitAttr()
+    return module
 
 
 _PARSER_BUGS = (AssertionError, ArithmeticError, LookupError, TypeError, AttributeError, MemoryError, NotImplementedError, struct.error)
@@ -333,6 +393,8 @@ def _result_count(text: str, start: int) -> int:
     return count
 
 
+_DEBUG_INFO_ALIAS = re.compile(r"#[\w$.-]+[ \t]*=[ \t]*#llvm\.di_")
+_FUSED_METADATA = re.compile(r"\bfused<[^\[\]<>]*>\[")
 _LOCATION_ALIAS = re.compile(r"^(#[A-Za-z_][\w$.-]*)[ \t]*=[ \t]*(loc\(.*\))[ \t]*$", re.M)
 _OP_NAME = re.compile(r'\s*(?:(?:%[\w.$#:-]+\s*,?\s*)+=\s*)?"?([A-Za-z_][\w.$]*)')
 
@@ -362,7 +424,7 @@ def parse_module(
     try:
         # Constructing the parser lexes the first token, which can already fail.
         parser = LocatedParser(ctx, text, name, line_offset)
-        return parser.parse_module(allow_implicit_module)
+        return _today_spellings(parser.parse_module(allow_implicit_module))
     except ParseError as e:
         if e.msg.startswith("values used but not defined"):
             if undefined := parser.undefined_value_diagnostics():

@@ -6,7 +6,7 @@
 - `llvm.mlir.zero` of any LLVM-compatible type (vectors, structs, integers), `llvm.select` on a
   vector of i1, `llvm.trunc` with integer `overflowFlags` (iree-opt's generic form);
 - `llvm.inline_asm ... operand_attrs = [...]`, `llvm.mlir.global` with `tls_mode` (generic);
-- `llvm.intr.assume` and `llvm.intr.trap`.
+- `llvm.intr.assume` (with operand bundles), `llvm.intr.trap`, `llvm.intr.fshl`/`fshr`.
 Each class subclasses xDSL's op where one exists, so passes, the emitter and the interpreter,
 which match by class, see the same op.
 """
@@ -347,23 +347,82 @@ class GlobalOp(llvm.GlobalOp):
 
 @irdl_op_definition
 class AssumeOp(IRDLOperation):
-    """`llvm.intr.assume %cond : i1` (operand bundles unsupported)."""
+    """`llvm.intr.assume %cond ["align"(%p, %n : !llvm.ptr<3>, i64), ...] : i1`, with operand bundles
+    (CuTe DSL's alignment assumptions); the bundles are hints, which nothing here reads."""
 
     name = "llvm.intr.assume"
 
     cond = operand_def(i1)
+    op_bundle_operands = var_operand_def()
     op_bundle_sizes = prop_def(DenseArrayBase, default_value=DenseArrayBase.from_list(i32, []))
     op_bundle_tags = opt_prop_def(ArrayAttr)
 
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$cond attr-dict `:` type($cond)"
 
     def __init__(self, cond: SSAValue):
-        super().__init__(operands=[cond])
+        super().__init__(operands=[cond, []])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AssumeOp:
+        cond = parser.parse_unresolved_operand()
+        tags: list[StringAttr] = []
+        sizes: list[int] = []
+        bundle: list = []
+        if parser.parse_optional_punctuation("[") is not None:
+            while True:
+                tags.append(StringAttr(parser.parse_str_literal()))
+                parser.parse_punctuation("(")
+                names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+                parser.parse_punctuation(":")
+                types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+                parser.parse_punctuation(")")
+                if len(names) != len(types):
+                    parser.raise_error(f"operand bundle '{tags[-1].data}' has {len(names)} operands and {len(types)} types")
+                bundle += [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+                sizes.append(len(names))
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+            parser.parse_punctuation("]")
+        attrs = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        cond_value = parser.resolve_operand(cond, parser.parse_type())
+        props: dict[str, Attribute] = {"op_bundle_sizes": DenseArrayBase.from_list(i32, sizes)}
+        if tags:
+            props["op_bundle_tags"] = ArrayAttr(tags)
+        for name in ("op_bundle_sizes", "op_bundle_tags"):
+            if name in attrs:
+                props[name] = attrs.pop(name)
+        return cls.create(operands=[cond_value, *bundle], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        sizes = tuple(self.op_bundle_sizes.get_values())
+        if sizes:
+            printer.print_string(" [")
+            operands = list(self.op_bundle_operands)
+            tags = self.op_bundle_tags.data if self.op_bundle_tags is not None else ()
+            at = 0
+            for k, (tag, size) in enumerate(zip(tags, sizes)):
+                part = operands[at: at + size]
+                at += size
+                printer.print_string(", " if k else "")
+                printer.print_string_literal(tag.data)  # type: ignore[attr-defined]
+                printer.print_string("(")
+                printer.print_list(part, printer.print_operand)
+                printer.print_string(" : ")
+                printer.print_list([o.type for o in part], printer.print_attribute)
+                printer.print_string(")")
+            printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.cond.type)
 
     def verify_(self) -> None:
-        if tuple(self.op_bundle_sizes.get_values()):
-            raise VerifyException("llvm.intr.assume operand bundles are not supported")
+        sizes = tuple(self.op_bundle_sizes.get_values())
+        tags = self.op_bundle_tags.data if self.op_bundle_tags is not None else ()
+        if sum(sizes) != len(self.op_bundle_operands) or len(tags) != len(sizes):
+            raise VerifyException("llvm.intr.assume: op_bundle_sizes, op_bundle_tags and the bundle operands disagree")
 
 
 @irdl_op_definition
@@ -384,6 +443,31 @@ REPLACED: dict[type, type] = {
     llvm.InlineAsmOp: InlineAsmOp,
     llvm.GlobalOp: GlobalOp,
 }
-OPERATIONS = (AssumeOp, TrapOp)
+class _FunnelShiftOp(IRDLOperation):
+    """`llvm.intr.fsh{l,r}(%a, %b, %n) : (iN, iN, iN) -> iN`: a funnel shift of the 2N-bit a:b by n mod N
+    (CuTe DSL packs f16 halves with it)."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    a = operand_def(T)
+    b = operand_def(T)
+    c = operand_def(T)
+    res = result_def(T)
+    assembly_format = "`(` $a `,` $b `,` $c `)` attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, a: SSAValue, b: SSAValue, c: SSAValue):
+        super().__init__(operands=[a, b, c], result_types=[a.type])
+
+
+@irdl_op_definition
+class FshlOp(_FunnelShiftOp):
+    name = "llvm.intr.fshl"
+
+
+@irdl_op_definition
+class FshrOp(_FunnelShiftOp):
+    name = "llvm.intr.fshr"
+
+
+OPERATIONS = (AssumeOp, TrapOp, FshlOp, FshrOp)
 ATTRIBUTES = LOOP_ATTRIBUTES
 

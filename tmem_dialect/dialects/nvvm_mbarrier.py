@@ -300,7 +300,33 @@ class FenceProxyOp(IRDLOperation, TMEMEffectOp):
     name = "nvvm.fence.proxy"
     kind = prop_def(ProxyKindAttr)
     space = opt_prop_def(SharedSpaceAttr)
-    assembly_format = "$kind (`,` `space` `=` $space^)? attr-dict"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FenceProxyOp:
+        """Today's `<async.shared>, space = <cta>`, or an older MLIR's (Triton's) attr-dict
+        `{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}`."""
+        props: dict[str, Attribute] = {}
+        if parser._current_token.text == "<":
+            props["kind"] = ProxyKindAttr(ProxyKindAttr.parse_parameter(parser))
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("space")
+                parser.parse_punctuation("=")
+                props["space"] = SharedSpaceAttr(SharedSpaceAttr.parse_parameter(parser))
+        attrs = dict(parser.parse_optional_attr_dict())
+        for name in ("kind", "space"):
+            if name in attrs and name not in props:
+                props[name] = attrs.pop(name)
+        if "kind" not in props:
+            parser.raise_error("nvvm.fence.proxy needs a proxy kind")
+        return cls.create(properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        self.kind.print_parameter(printer)
+        if self.space is not None:
+            printer.print_string(", space = ")
+            self.space.print_parameter(printer)
+        printer.print_op_attributes(self.attributes)
 
     def __init__(self, kind: ProxyKind, space: SharedSpace | None = None):
         props: dict[str, Attribute] = {"kind": ProxyKindAttr(kind)}

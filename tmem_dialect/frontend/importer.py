@@ -52,9 +52,15 @@ class Invalid(Exception):
     """The instruction is malformed or outside what the importer reads (always an error)."""
 
 
+class Reported(Exception):
+    """The instruction uses something already reported as an error (a parameter): no second diagnostic."""
+
+
 @dataclass
 class Options:
     allow_unmodelled: bool = False
+    # `.reg` parameters whose values at the function's return are wanted (lift-inline-asm's outputs)
+    return_registers: tuple[str, ...] = ()
 
 
 class ModuleImporter:
@@ -127,9 +133,11 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
         blocks.append(b)
         return b
 
+    from tmem_dialect.frontend.idioms import blocking_waits
+
     current = new_block(fn.start)
     open_block = True  # `current` can still fall through to what follows
-    for item in fn.body:
+    for item in blocking_waits(fn.body):
         if isinstance(item, Label):
             following = new_block(item.start)
             if open_block:
@@ -141,6 +149,10 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
             current = new_block(item.start)  # unreachable code after a branch
             open_block = True
         head = item.parts[0]
+        if head == "brx":
+            current = _indexed_branch(fn, source, item, current, new_block)
+            open_block = False
+            continue
         if head == "bra":
             target = item.operands[0] if len(item.operands) == 1 else None
             if not isinstance(target, Branch):
@@ -191,6 +203,27 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
     return blocks
 
 
+def _indexed_branch(fn: Function, source, item: Instruction, current: BasicBlock, new_block) -> BasicBlock:
+    """`brx.idx{.uni} %i, L`: a chain of `setp.eq %i, k` tests branching to L's k-th target (PTX ISA
+    9.7.12.3: an index past the list is undefined behaviour; here it takes the last target)."""
+    from tmem_dialect.frontend.syntax import Variable
+
+    operands = item.operands
+    if item.parts[1:] not in (["idx"], ["idx", "uni"]) or len(operands) != 2 or not isinstance(operands[1], Branch):
+        raise DiagnosticError([source.error(item.start, "brx.idx{.uni} takes an index and a .branchtargets label")])
+    if item.guard is not None:
+        raise DiagnosticError([source.error(item.start, "unmodelled: a guarded brx.idx")])
+    targets = fn.branch_targets[operands[1].key].targets  # type: ignore[index]
+    for k, target in enumerate(targets[:-1]):
+        test = Variable(f"%__brx{item.start}_{k}", "pred")
+        current.instructions.append(Instruction("setp.eq.b32", [Reg(test), operands[0], Imm(k, str(k))], item.start))
+        following = new_block(item.start)
+        current.end = ("cond", Reg(test), target, following, item)
+        current = following
+    current.end = ("br", targets[-1], item)
+    return current
+
+
 class FunctionImporter:
     """The state instruction handlers work on: the current block, SSA reads and writes, op insertion."""
 
@@ -201,12 +234,13 @@ class FunctionImporter:
         self.constants: dict[tuple[Attribute, object], SSAValue] = {}
         self.undefs: dict[Attribute, SSAValue] = {}
         self.param_values: dict[str, SSAValue] = {}
+        self.field_values: dict[tuple[str, int], SSAValue] = {}  # byval parameters' fields, by offset
         self.params: dict[str, Param] = {p.name: p for p in fn.params}
 
     # ---- building --------------------------------------------------------------------------
 
     def run(self) -> llvm.FuncOp:
-        from tmem_dialect.frontend import instructions, pointers
+        from tmem_dialect.frontend import byval, instructions, pointers
 
         fn = self.fn
         if fn.returns:
@@ -215,8 +249,12 @@ class FunctionImporter:
         self.entry = self.blocks[0]
         self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
         pointer_params = pointers.pointer_parameters(fn)
-        arg_types = []
+        byvals = byval.analyse(fn)
+        arg_types: list[Attribute] = []
         for p in fn.params:
+            if p.name in byvals:
+                self.byval_arguments(byvals[p.name], pointer_params, arg_types)
+                continue
             t = self.param_type(p, pointer_params)
             arg_types.append(t)
             self.param_values[p.name] = self.entry.block.insert_arg(
@@ -224,6 +262,9 @@ class FunctionImporter:
             )
             if p.register is not None:
                 self.ssa.write(self.entry, p.register, self.param_values[p.name])
+        registers = {p.name: p.register for p in fn.params if p.register is not None}
+        wanted = [registers[name] for name in self.module.options.return_registers if name in registers]
+        self.returned: list[SSAValue] = []
         for bb in self.blocks:
             self.current = bb
             for ins in bb.instructions:
@@ -238,10 +279,15 @@ class FunctionImporter:
                         self.module.error(ins.start, f"{e} (--allow-unmodelled treats it as an opaque op)")
                 except Invalid as e:
                     self.module.error(ins.start, str(e))
+                except Reported:
+                    pass
             self.ins = None
+            if bb.end[0] == "ret" and wanted:
+                self.returned = [self.ssa.read(bb, var) for var in wanted]
             self.end_block(bb)
             self.ssa.filled(bb)
         self.ssa.finish()
+        self.returned = [self.ssa.resolve(v) for v in self.returned]
         for bb in self.blocks:
             self.terminate(bb)
         body = Region([bb.block for bb in self.blocks])
@@ -258,13 +304,35 @@ class FunctionImporter:
                 )
         return func
 
-    def param_type(self, p: Param, pointers: set[str]) -> Attribute:
-        if p.count is not None or p.type == "b8" and p.align is not None:
-            self.module.error(p.start, "unmodelled: array (byval struct) parameters are not imported yet")
-            return IntegerType(8)
+    def byval_arguments(self, byval, pointers: set[tuple[str, int]], arg_types: list[Attribute]) -> None:
+        """One argument per field of a byval parameter (byval.py), or a pointer to its bytes."""
+        p = byval.param
+        if byval.conflict is not None:
+            self.module.error(p.start, f"unmodelled: byval parameter '{p.name}' cannot be split into fields: {byval.conflict}")
+            return
+        if byval.address_taken_at is not None:
+            message = f"unmodelled: the address of byval parameter '{p.name}' is taken"
+            if not self.module.options.allow_unmodelled:
+                self.module.error(byval.address_taken_at, message + " (--allow-unmodelled makes it a pointer to its bytes)")
+                return
+            self.module.warning(byval.address_taken_at, message + "; it is a pointer to its bytes (verification only)")
+            t: Attribute = llvm.LLVMPointerType()
+            arg_types.append(t)
+            self.param_values[p.name] = self.entry.block.insert_arg(t, len(self.entry.block.args), self.module.loc(p.start))
+            return
+        for f in byval.ordered:
+            pointer = (p.name, f.offset) in pointers and f.bytes == 8
+            t = llvm.LLVMPointerType(IntAttr(1)) if pointer else T.storage_type(f.ptype)
+            if isinstance(t, IntegerType) and t.width.data < 16:
+                t = IntegerType(16)  # a byte field as the 16-bit argument PTX parameters can have
+            arg_types.append(t)
+            self.field_values[(p.name, f.offset)] = self.entry.block.insert_arg(
+                t, len(self.entry.block.args), self.module.loc(p.start))
+
+    def param_type(self, p: Param, pointers: set[tuple[str, int]]) -> Attribute:
         if p.register is not None:
             return T.register_type(p.type)
-        if p.name in pointers or p.ptr_space is not None:
+        if (p.name, 0) in pointers or p.ptr_space is not None:
             space = SPACE_OF.get(p.ptr_space or "global", 1)
             return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
         return T.storage_type(p.type) if p.type != "pred" else IntegerType(1)
@@ -274,6 +342,10 @@ class FunctionImporter:
         if bb.end[0] == "cond":
             self.ins = bb.end[4]
             guard: Reg = bb.end[1]
+            if guard.var.type != "pred":
+                self.module.error(bb.end[4].start, f"the guard '{guard.var.name}' is a .{guard.var.type} register; guards are .pred")
+                bb.condition = self.undefined(IntegerType(1))  # type: ignore[attr-defined]
+                return
             bb.condition = self.ssa.read(bb, guard.var)  # type: ignore[attr-defined]
             self.ins = None
 
@@ -400,7 +472,37 @@ class FunctionImporter:
             self.constants[key] = self.add_in_entry(llvm.PtrToIntOp(pointer, IntegerType(64))).results[0]  # type: ignore[index]
         return self.constants[key]  # type: ignore[index]
 
-    def param_value(self, name: str) -> SSAValue:
+    def is_read(self, var) -> bool:
+        """Whether any instruction reads register `var` (one that is written only can be left undefined)."""
+        if not hasattr(self, "_read_registers"):
+            from tmem_dialect.frontend.instructions import writes_first_operand
+            from tmem_dialect.frontend.syntax import Reg, VectorOperand
+
+            found: set[int] = set()
+            for item in self.fn.body:
+                if not isinstance(item, Instruction):
+                    continue
+                skip = 1 if writes_first_operand(item) else 0
+                operands = [*item.operands[skip:], item.guard]
+                for op in operands:
+                    regs = op.elements if isinstance(op, VectorOperand) else \
+                        [op.base, *(op.coordinates.elements if op.coordinates else ())] if isinstance(op, Address) \
+                        else [op]
+                    found.update(id(r.var) for r in regs if isinstance(r, Reg))
+                first = item.operands[0] if item.operands else None
+                if isinstance(first, Address) and isinstance(first.base, Reg):  # st [%r], ...: read
+                    found.add(id(first.base.var))
+            self._read_registers = found
+        return id(var) in self._read_registers
+
+    def param_value(self, name: str, offset: int = 0) -> SSAValue:
+        """The value of parameter `name` (of its field at `offset`, for a byval parameter)."""
+        if (name, offset) in self.field_values:
+            return self.field_values[(name, offset)]
+        if offset and name in self.param_values and self.params[name].count is None:
+            raise Unmodelled(f"ld.param at an offset of scalar parameter '{name}'")
+        if name in self.params and name not in self.param_values and self.params[name].count is not None:
+            raise Reported()  # a byval parameter the importer reported
         if name not in self.param_values:
             raise Invalid(f"'{name}' is not a parameter of {self.fn.name}")
         return self.param_values[name]

@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
 from xdsl.ir import Attribute, SSAValue
 
-from tmem_dialect.frontend import ops_cluster, ops_memory, ops_scalar, ops_sync
+from tmem_dialect.frontend import ops_async, ops_cluster, ops_memory, ops_scalar, ops_sync
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Special, Symbol, VectorOperand
@@ -25,12 +25,13 @@ HANDLERS: dict[str, Handler] = {
     **ops_memory.HANDLERS,
     **ops_sync.HANDLERS,
     **ops_cluster.HANDLERS,
+    **ops_async.HANDLERS,
 }
 
-# Valid PTX the importer has no op for yet (the mma/mbarrier/TMA ops are being added): a located
-# "unmodelled instruction" error rather than "unknown".
+# Valid PTX the importer has no op for yet (forms of the handled ones it cannot model say so
+# themselves): a located "unmodelled instruction" error rather than "unknown".
 UNMODELLED = frozenset(
-    "tcgen05.mma tcgen05.cp tcgen05.shift tcgen05.commit mbarrier cp.async cp.reduce elect "
+    "cp.async cp.reduce "
     "mma wgmma ldmatrix stmatrix movmatrix call brx trap nanosleep prefetch prefetchu griddepcontrol "
     "redux match activemask getctarank st.async red.async multimem applypriority discard "
     "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
@@ -58,6 +59,11 @@ _NO_DESTINATION = ("st", "red", "bar", "barrier", "mbarrier.arrive", "cp", "tcge
                    "setmaxnreg", "griddepcontrol", "stmatrix", "trap", "nanosleep", "tensormap")
 
 
+def writes_first_operand(ins: Instruction) -> bool:
+    """Whether the instruction's first operand is a destination (not in _NO_DESTINATION)."""
+    return not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION)
+
+
 def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
     """`"ptx.unmodelled"(reads) {ptx = "..."}`: stands for the instruction in verification only.
 
@@ -66,7 +72,7 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
     """
     writes: list[Reg] = []
     first = ins.operands[0] if ins.operands else None
-    if not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION):
+    if writes_first_operand(ins):
         if isinstance(first, Reg):
             writes = [first]
         elif isinstance(first, VectorOperand):
@@ -78,8 +84,8 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
         if i == 0 and writes:
             continue
         regs = operand.elements if isinstance(operand, VectorOperand) else [operand]
-        if isinstance(operand, Address) and isinstance(operand.base, Reg):
-            regs = [operand.base]
+        if isinstance(operand, Address):
+            regs = [operand.base] + (list(operand.coordinates.elements) if operand.coordinates else [])
         for r in regs:
             if isinstance(r, Reg):
                 reads.append(ctx.read(r, T.register_type(r.var.type)))
@@ -98,6 +104,9 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
     if isinstance(operand, Special):
         return ctx.coerce(ops_sync.special_register(ctx, operand.name), t)
     if isinstance(operand, Symbol):
+        param = ctx.params.get(operand.name)
+        if param is not None and param.count is not None:  # an address-taken byval parameter
+            return ctx.coerce(ctx.pointer_as_int(ctx.param_value(operand.name)), t)
         glob = ctx.module.globals.get(operand.name)
         if glob is None:
             raise Invalid(f"use of undeclared variable '{operand.name}'")
@@ -111,6 +120,8 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
 
 def address(ctx: FunctionImporter, operand: Address, space: int) -> SSAValue:
     """The pointer `[base+offset]` in address space `space` (i8 steps, which the emitter folds)."""
+    if operand.coordinates is not None:
+        raise Invalid("a tensor address [tensor-map, {coordinates}] is taken only by the TMA instructions")
     ptr_type = llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
     base = operand.base
     if isinstance(base, Symbol):

@@ -3,8 +3,8 @@
 Each asm string is wrapped in a `.func` whose `.reg` parameters are the asm operands (`$0`, `$1`,
 ... in constraint order; `n` operands are spelled as their constant), imported, and spliced in
 place of the llvm.inline_asm op; the asm's outputs are the registers' values at its end. Lifted ops
-carry the inline_asm's location. Only straight-line asm is lifted today (no labels, branches or
-guards, which would split the enclosing block); asm the front end cannot lift stays as it is, and
+carry the inline_asm's location. Guarded or branching asm (Triton's `@$0 tcgen05.alloc ...`) splits the enclosing block, when it
+is a function's block; asm the front end cannot lift stays as it is, and
 when it mentions tcgen05 or mbarrier it gets a warning: TMEM work is never silently invisible.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -73,7 +73,7 @@ def lift(asm: llvm.InlineAsmOp) -> None:
     if any(c.startswith("+") for c in constraints) or len(inputs) != len(asm.operands_):
         raise _NotLifted("in/out ('+') or unmatched constraints")
     result_types: list[Attribute] = []
-    if asm.res is not None:
+    if asm.res is not None and not isinstance(asm.res.type, llvm.LLVMVoidType):
         t = asm.res.type
         result_types = list(t.types.data) if isinstance(t, llvm.LLVMStructType) else [t]
     if len(result_types) != len(outputs):
@@ -92,19 +92,22 @@ def lift(asm: llvm.InlineAsmOp) -> None:
     body = _OPERAND.sub(lambda m: spelled.get(int(m.group(1)), f"%__asm{m.group(1)}"), asm.asm_string.data)
     ptx = (".version 8.6\n.target sm_100a\n.address_size 64\n"
            f".visible .func __asm({', '.join(params)})\n{{\n{body}\n}}\n")
+    names = tuple(f"%__asm{i}" for i in range(len(outputs)))
     try:
-        importer = ModuleImporter(parse_ptx(ptx, "<inline asm>"), Options())
+        importer = ModuleImporter(parse_ptx(ptx, "<inline asm>"), Options(return_registers=names))
         module = importer.run()
     except DiagnosticError as e:
         raise _NotLifted(e.diagnostics[0].message) from None
     func = next(o for o in module.ops if isinstance(o, llvm.FuncOp))
     blocks = list(func.body.blocks)
-    if len(blocks) != 1:
-        raise _NotLifted("labels, branches or guards")
+    returns = [o for b in blocks for o in b.ops if isinstance(o, llvm.ReturnOp)]
+    if len(returns) != 1:
+        raise _NotLifted("an asm string that returns")
+    if len(blocks) > 1 and not isinstance(asm.parent_op(), llvm.FuncOp):
+        raise _NotLifted("labels, branches or guards inside a structured region")
     block = blocks[0]
     function = importer.function_importers[0]
-    registers = [p.register for p in function.fn.params[: len(outputs)]]
-    outputs_at_end = [function.ssa.resolve(function.blocks[0].defs[r]) for r in registers]  # type: ignore[index]
+    outputs_at_end = function.returned
     rewriter = Rewriter()
     args = list(block.args)
     for arg in args[: len(outputs)]:  # an output's value before the asm writes it: none
@@ -118,13 +121,15 @@ def lift(asm: llvm.InlineAsmOp) -> None:
             rewriter.insert_op(cast, InsertPoint.before(asm))
             value = cast.results[0]
         arg.replace_all_uses_with(value)
+    if len(blocks) > 1:
+        _splice_blocks(asm, blocks, returns[0])
     for op in list(block.ops):
         if isinstance(op, llvm.ReturnOp):
             continue
         op.detach()
         op.location = asm.location
         rewriter.insert_op(op, InsertPoint.before(asm))
-    if asm.res is not None:
+    if asm.res is not None and result_types:
         results = [v if v.type == t else _coerce(rewriter, asm, v, t) for v, t in zip(outputs_at_end, result_types)]
         if isinstance(asm.res.type, llvm.LLVMStructType):
             for use in list(asm.res.uses):  # `extractvalue %asm[i]` is output i itself
@@ -140,6 +145,35 @@ def lift(asm: llvm.InlineAsmOp) -> None:
         elif not isinstance(asm.res.type, llvm.LLVMStructType):
             asm.res.replace_all_uses_with(results[0])
     rewriter.erase_op(asm)
+
+
+def _splice_blocks(asm: llvm.InlineAsmOp, blocks: list[Block], ret: llvm.ReturnOp) -> None:
+    """Guarded or branching asm: the enclosing block is split after the asm; the lifted blocks
+    after the first go between the halves, and the lifted return branches to the second half.
+    (The first lifted block's ops, its terminator included, are then moved before the asm.)"""
+    parent = asm.parent_block()
+    assert parent is not None and parent.parent is not None
+    region = parent.parent
+    rest = Block()
+    after = list(parent.ops)[list(parent.ops).index(asm) + 1:]
+    for op in after:
+        op.detach()
+        rest.add_op(op)
+    position = parent
+    for b in blocks[1:]:
+        b.parent.detach_block(b)  # type: ignore[union-attr]
+        region.insert_block_after(b, position)
+        for op in b.ops:
+            op.location = asm.location
+        position = b
+    region.insert_block_after(rest, position)
+    branch = llvm.BrOp(rest)
+    branch.location = asm.location
+    ret_block = ret.parent_block()
+    assert ret_block is not None
+    ret_block.insert_op_before(branch, ret)
+    ret.detach()
+    ret.erase()
 
 
 def _insert(rewriter: Rewriter, at: Operation, op: Operation) -> SSAValue:

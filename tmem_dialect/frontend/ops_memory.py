@@ -82,8 +82,10 @@ def parse_access(ins: Instruction) -> tuple[int | None, str, int, bool]:
 
 def _elements(operand, vector: int) -> list:
     if vector == 1:
-        if isinstance(operand, VectorOperand):
-            raise Invalid("a vector operand needs a .v2/.v4 access")
+        if isinstance(operand, VectorOperand):  # `{ %r }`, as Triton's inline asm writes a scalar access
+            if len(operand.elements) != 1:
+                raise Invalid("a vector operand needs a .v2/.v4 access")
+            return operand.elements
         return [operand]
     if not isinstance(operand, VectorOperand) or len(operand.elements) != vector:
         raise Invalid(f"a .v{vector} access takes a vector operand of {vector} registers")
@@ -97,14 +99,19 @@ def ld(ctx: FunctionImporter, ins: Instruction) -> None:
     d, a = ins.operands
     t = T.storage_type(ptype)
     signed = T.is_signed(ptype)
+    size = T.bits(t) // 8
+    dests = _elements(d, vector)
+    if vector == 1:
+        d = dests[0]
     if space is None:
-        ctx.write(d, ld_param(ctx, a, t), signed)
+        for k, e in enumerate(dests):
+            if e is not None:
+                ctx.write(e, ld_param(ctx, a, t, k * size, signed), signed)
         return
     ptr = ctx.address(a, space)
-    dests = _elements(d, vector)
-    size = T.bits(t) // 8
     if vector == 1:
-        ctx.write(d, v(ctx, llvm_ext.LoadOp(ptr, t, alignment=size)), signed)
+        if d is not None:
+            ctx.write(d, v(ctx, llvm_ext.LoadOp(ptr, t, alignment=size)), signed)
         return
     vec = v(ctx, llvm_ext.LoadOp(ptr, VectorType(t, [vector]), alignment=size * vector))
     for e, x in zip(dests, split_vector(ctx, vec, vector)):
@@ -112,14 +119,27 @@ def ld(ctx: FunctionImporter, ins: Instruction) -> None:
             ctx.write(e, x, signed)
 
 
-def ld_param(ctx: FunctionImporter, a, t: Attribute) -> SSAValue:
+def ld_param(ctx: FunctionImporter, a, t: Attribute, skip: int = 0, signed: bool = False) -> SSAValue:
+    """The parameter (byval field) `[name+offset]` plus `skip` bytes, as type `t`."""
     if not isinstance(a, Address) or not isinstance(a.base, Symbol):
         raise Invalid("ld.param takes a parameter name: [name]")
-    if a.offset:
-        raise Unmodelled("unmodelled instruction 'ld.param' at an offset (struct parameters)")
-    value = ctx.param_value(a.base.name)
+    value = ctx.param_value(a.base.name, a.offset + skip)
+    if isinstance(value.type, llvm.LLVMPointerType) and (a.base.name, a.offset + skip) not in ctx.field_values \
+            and ctx.params[a.base.name].count is not None:  # an address-taken byval parameter: its bytes
+        ptr = value
+        if a.offset + skip:
+            ptr = v(ctx, llvm.GEPOp(ptr, [a.offset + skip], IntegerType(8), result_type=ptr.type))  # type: ignore[arg-type]
+        return v(ctx, llvm_ext.LoadOp(ptr, t, alignment=T.bits(t) // 8))
     if isinstance(value.type, llvm.LLVMPointerType):
         value = ctx.pointer_as_int(value)
+    if (a.base.name, a.offset + skip) in ctx.field_values:
+        if T.bits(t) == 8:  # a byte field's argument is an i16: its low byte, extended (no i8 registers)
+            i16 = IntegerType(16)
+            if signed:
+                eight = ctx.constant(8, i16)
+                return v(ctx, llvm.AShrOp(v(ctx, llvm.ShlOp(value, eight)), eight))
+            return v(ctx, llvm.AndOp(value, ctx.constant(255, i16)))
+        return ctx.coerce(value, t)
     if T.bits(value.type) != T.bits(t):
         raise Invalid(f"ld.param of .{T.bits(t)} bits from a {T.bits(value.type)}-bit parameter")
     return ctx.coerce(value, t)

@@ -3,8 +3,8 @@
 PTX passes a buffer as a `.u64` parameter; the module only says it is a pointer through how the
 value is used. A register is address-like when it is the base of a global or generic access or
 the source of a cvta, or is copied or offset (mov, add, sub, cvta) into an address-like register;
-a parameter loaded into an address-like register becomes an `!llvm.ptr<1>` argument, so tmem-run
-and run_kernel pass it a buffer. The worklist visits each copy edge once: linear in the body.
+a parameter (or a byval parameter's field, by offset) loaded into an address-like register becomes an
+`!llvm.ptr<1>` argument, so tmem-run and run_kernel pass it a buffer. The worklist visits each copy edge once: linear in the body.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ _MEMORY = ("ld", "st", "atom", "red", "prefetch", "cp")
 _COPIES = ("mov", "add", "sub", "cvta", "mad")  # a pointer plus an offset is still the pointer
 
 
-def pointer_parameters(fn: Function) -> set[str]:
+def pointer_parameters(fn: Function) -> set[tuple[str, int]]:
+    """(parameter name, byte offset) of each parameter field that is a pointer."""
     address_like: set[Variable] = set()
     sources: dict[Variable, list[Variable]] = {}
-    loads: list[tuple[str, Variable]] = []
+    loads: list[tuple[tuple[str, int], Variable]] = []
     for item in fn.body:
         if not isinstance(item, Instruction):
             continue
@@ -27,7 +28,7 @@ def pointer_parameters(fn: Function) -> set[str]:
         if head == "ld" and "param" in parts and item.operands:
             dest, src = item.operands[0], item.operands[-1]
             if isinstance(dest, Reg) and isinstance(src, Address) and isinstance(src.base, Symbol):
-                loads.append((src.base.name, dest.var))
+                loads.append(((src.base.name, src.offset), dest.var))
             continue
         if head in _MEMORY and not {"shared", "param", "local", "const"} & {p.split("::")[0] for p in parts}:
             for op in item.operands:
@@ -50,4 +51,4 @@ def pointer_parameters(fn: Function) -> set[str]:
             if src not in address_like:
                 address_like.add(src)
                 work.append(src)
-    return {name for name, var in loads if var in address_like}
+    return {key for key, var in loads if var in address_like}

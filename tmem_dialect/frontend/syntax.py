@@ -1,4 +1,4 @@
-"""The PTX syntax tree and its recursive-descent parser: directives, declarations, scoped bodies, instructions.
+"""The PTX recursive-descent parser (the tree is tree.py): directives, declarations, scoped bodies, instructions.
 
 Register names are resolved while parsing, through the `{ }` scopes: each `.reg` declaration is
 one `Variable`, so a scoped block's local `%r` is a different variable from an outer `%r`. Labels
@@ -7,152 +7,32 @@ are resolved per function after its body is read (branches may jump forward, and
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
 from tmem_dialect.diagnostics import DiagnosticError
 from tmem_dialect.frontend.lexer import Kind, Source, Token, tokenize
-
-SPECIAL_REGISTERS = frozenset(
-    "tid ntid ctaid nctaid laneid warpid nwarpid smid nsmid gridid clock clock64 globaltimer "
-    "lanemask_eq lanemask_le lanemask_lt lanemask_ge lanemask_gt dynamic_smem_size total_smem_size "
-    "clusterid nclusterid cluster_ctaid cluster_nctaid cluster_ctarank cluster_nctarank is_explicit_cluster "
-    "aggr_smem_size".split()
+from tmem_dialect.frontend.tree import (  # noqa: F401 (the tree's names, re-exported)
+    SPECIAL_REGISTERS,
+    TYPES,
+    STATE_SPACES,
+    _RANGE_NAME,
+    Variable,
+    Reg,
+    Special,
+    Imm,
+    Symbol,
+    Address,
+    VectorOperand,
+    Sink,
+    Operand,
+    Instruction,
+    Label,
+    Branch,
+    BranchTargets,
+    GlobalVar,
+    Param,
+    Function,
+    Module,
+    PERF_DIRECTIVES,
 )
-TYPES = frozenset(
-    "pred b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64 tf32".split()
-)
-STATE_SPACES = ("reg", "param", "shared", "global", "local", "const", "tex", "sreg")
-_RANGE_NAME = re.compile(r"(.*?)(\d+)")
-
-
-@dataclass(eq=False)
-class Variable:
-    """One declared register (a PTX register is mutable: the importer builds SSA for it)."""
-
-    name: str
-    type: str  # PTX type without the dot: b32, pred, f32, ...
-
-
-@dataclass
-class Reg:
-    var: Variable
-    negated: bool = False  # `!%p` as a predicate operand
-
-
-@dataclass
-class Special:
-    name: str  # tid.x, laneid, ...
-
-
-@dataclass
-class Imm:
-    value: int | float
-    text: str
-    is_float: bool = False
-
-
-@dataclass
-class Symbol:
-    name: str  # a variable, parameter, function or label name
-
-
-@dataclass
-class Address:
-    base: Reg | Symbol | Imm
-    offset: int = 0
-
-
-@dataclass
-class VectorOperand:
-    elements: list[Reg | Imm | None]  # None: the sink `_`
-
-
-@dataclass
-class Sink:
-    pass
-
-
-Operand = Reg | Special | Imm | Symbol | Address | VectorOperand | Sink
-
-
-@dataclass
-class Instruction:
-    opcode: str  # the whole mnemonic: "tcgen05.ld.sync.aligned.32x32b.x1.b32"
-    operands: list[Operand]
-    start: int  # offset of the instruction (its guard, if any) in the source
-    guard: Reg | None = None
-    extra: Operand | None = None  # the `|%p` second destination (shfl, setp)
-
-    @property
-    def parts(self) -> list[str]:
-        return self.opcode.split(".")
-
-
-@dataclass
-class Label:
-    key: tuple[int, str]  # (scope id, name)
-    start: int
-
-
-@dataclass
-class Branch:
-    """A label reference: `bra L` (resolved against the scopes it was written in)."""
-
-    name: str
-    scopes: tuple[int, ...]
-    start: int
-    key: tuple[int, str] | None = None
-
-
-@dataclass
-class GlobalVar:
-    space: str  # shared | global | const | local
-    name: str
-    type: str
-    start: int
-    align: int | None = None
-    count: int | None = None  # array length (None: a scalar); 0: `[]` (extern, unsized)
-    linkage: str | None = None
-    init: list[int | float] | None = None
-
-
-@dataclass
-class Param:
-    name: str
-    type: str
-    start: int
-    align: int | None = None
-    count: int | None = None
-    ptr_space: str | None = None  # `.ptr .global` -> "global"; `.ptr` alone -> "generic"
-    register: Variable | None = None  # a `.reg` parameter (of a .func) is a register of the body
-
-
-@dataclass
-class Function:
-    name: str
-    is_kernel: bool
-    params: list[Param]
-    returns: list[Param]
-    body: list[Instruction | Label]
-    start: int
-    directives: dict[str, list[int]] = field(default_factory=dict)
-    local_globals: list[GlobalVar] = field(default_factory=list)
-    declaration: bool = False
-
-
-@dataclass
-class Module:
-    source: Source
-    version: tuple[int, int] | None = None
-    targets: list[str] = field(default_factory=list)
-    address_size: int = 64
-    globals: list[GlobalVar] = field(default_factory=list)
-    functions: list[Function] = field(default_factory=list)
-
-
-PERF_DIRECTIVES = (".reqntid", ".maxntid", ".minnctapersm", ".maxnreg", ".reqnctapercluster",
-                   ".maxclusterrank", ".explicitcluster", ".noreturn", ".pragma", ".blocksareclusters")
 
 
 class _Scope:
@@ -186,6 +66,7 @@ class Parser:
         self.tokens = tokenize(source)
         self.i = 0
         self.scope_count = 0
+        self.opcode = ""  # of the instruction being read
 
     # ---- token helpers ----------------------------------------------------------------------
 
@@ -443,13 +324,29 @@ class Parser:
                 self.take()
                 self.take()
                 key = (scope.ident, tok.text)
-                if key in self.labels:
+                if key in self.labels or key in fn.branch_targets:
                     raise self.error(f"label '{tok.text}' is defined twice", tok)
+                if self.tok.text == ".branchtargets":
+                    fn.branch_targets[key] = self.branch_targets(key, scope, tok)
+                    continue
                 label = Label(key, tok.start)
                 self.labels[key] = label
                 fn.body.append(label)
             else:
                 fn.body.append(self.instruction(scope))
+
+    def branch_targets(self, key: tuple[int, str], scope: _Scope, start: Token) -> BranchTargets:
+        self.take()
+        targets: list[Branch] = []
+        while True:
+            name = self.name("a label")
+            branch = Branch(name.text, scope.chain, name.start)
+            self.branches.append(branch)
+            targets.append(branch)
+            if not self.accept(","):
+                break
+        self.expect(";", "after the branch targets")
+        return BranchTargets(key, targets, start.start)
 
     def registers(self, scope: _Scope) -> None:
         type_ = None
@@ -485,6 +382,7 @@ class Parser:
         if op.kind is not Kind.NAME or op.text.startswith(("%", ".")):
             raise self.error(f"expected an instruction, found '{op.text or 'end of file'}'")
         self.take()
+        self.opcode = op.text
         ins = Instruction(op.text, [], start.start, guard)
         if self.tok.text != ";":
             while True:
@@ -519,8 +417,13 @@ class Parser:
                 offset = self.integer("an address offset")
             elif self.tok.text == "-":
                 offset = self.integer("an address offset")
+            coordinates = None
+            if self.accept(","):
+                if self.tok.text != "{":
+                    raise self.error("expected '{' to open the tensor coordinates")
+                coordinates = self.operand(scope)
             self.expect("]", "to close the address")
-            return Address(base, offset)
+            return Address(base, offset, coordinates)  # type: ignore[arg-type]
         if tok.text == "{":
             self.take()
             elements: list[Reg | Imm | None] = []
@@ -569,7 +472,7 @@ class Parser:
 
     def instruction_wants_label(self, text: str) -> bool:
         previous = self.tokens[self.i - 2].text if self.i >= 2 else ""
-        return previous.startswith("bra") or previous.startswith("brx")
+        return previous.startswith("bra") or self.opcode.startswith("brx")  # brx.idx %i, L
 
     def immediate(self) -> Imm:
         negative = self.accept("-")
@@ -585,7 +488,7 @@ class Parser:
     def resolve_labels(self, fn: Function) -> None:
         for branch in self.branches:
             for scope in branch.scopes:
-                if (scope, branch.name) in self.labels:
+                if (scope, branch.name) in self.labels or (scope, branch.name) in fn.branch_targets:
                     branch.key = (scope, branch.name)
                     break
             else:

@@ -246,6 +246,9 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
         if not isinstance(op, (llvm.GlobalOp, memref.GlobalOp)):
             continue
         name, nbytes, shape, dtype, init, shared = _global_data(op)
+        if shared and nbytes == 0 and isinstance(op, llvm.GlobalOp) and op.linkage is not None \
+                and op.linkage.linkage.data == "external":  # dynamic shared memory: its launch size
+            nbytes = machine.options.dynamic_shared_bytes
         if shared and nbytes > isa.MAX_SHARED_BYTES_PER_CTA:
             raise _fail(FindingKind.RESOURCE_LIMIT, op, f"shared global '@{name}' takes {nbytes} bytes; a CTA has at most "
                                             f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory")
@@ -396,6 +399,7 @@ def run_kernel(
     conservative: bool = False,
     max_warp_ops: int = Options.max_warp_ops,
     schedule: str = Options.schedule,
+    dynamic_shared_bytes: int = Options.dynamic_shared_bytes,
     filename: str = "<input>",
     progress: bool = False,
     on_machine: Callable[[Machine], None] | None = None,
@@ -410,7 +414,8 @@ def run_kernel(
     function raises only for a bug in the interpreter itself. `ptx_version` selects the ordering
     rules (9.4 pipelines same-warp st->ld, st->st, ld->st); `conservative` adds a note for every
     use of tcgen05.ld registers before wait::ld; `schedule` picks the interleaving of warps (the
-    findings must not depend on it). `progress` prints the count of interpreted operations to
+    findings must not depend on it); `dynamic_shared_bytes` sizes `.extern .shared x[]` (the
+    launch's dynamic shared memory). `progress` prints the count of interpreted operations to
     stderr every second while the run lasts (tmem-run does on a terminal). `on_machine`, when
     given, is called with the machine just before the warps start (an observation hook:
     tools.pictures records TMEM maps through it).
@@ -422,7 +427,7 @@ def run_kernel(
     if isinstance(ptx_version, str):
         ptx_version = rules_version(ptx_version)
     options = Options(ptx_version=ptx_version, conservative=conservative, max_warp_ops=max_warp_ops,
-                      schedule=schedule)
+                      schedule=schedule, dynamic_shared_bytes=dynamic_shared_bytes)
     sources: dict[str, str] = {}
     if isinstance(source, str):
         sources[filename] = source

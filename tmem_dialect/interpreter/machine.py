@@ -44,6 +44,7 @@ class Options:
     conservative: bool = False  # report register use before wait::ld (as a note)
     max_warp_ops: int = 20_000_000
     schedule: str = "round-robin"  # which ready warp runs next: round-robin, reverse, random:SEED
+    dynamic_shared_bytes: int = 0  # the size of `.extern .shared x[]` (dynamic shared memory, set at launch)
 
 
 @dataclass

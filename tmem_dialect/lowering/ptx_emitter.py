@@ -243,7 +243,10 @@ class _ModuleEmitter:
             return []
         align = op.alignment.value.data if op.alignment is not None else _natural_alignment(op.global_type)
         bits = scalar_bits(op.global_type)
-        if bits in (16, 32, 64) and not isinstance(op.global_type, VectorType):
+        if size == 0 and op.linkage is not None and op.linkage.linkage.data == "external":
+            # `[0 x i8]`, external: the kernel's dynamic shared memory, sized at launch
+            decl = f".extern .shared .align {align} .b8 {self.symbol(name)}[];"
+        elif bits in (16, 32, 64) and not isinstance(op.global_type, VectorType):
             decl = f".shared .align {align} .b{bits} {self.symbol(name)};"
         else:
             decl = f".shared .align {align} .b8 {self.symbol(name)}[{size}];"

@@ -61,7 +61,9 @@ class Form:
     __slots__ = ("const", "terms", "_uniformity")
 
     def __init__(self, const: Const, terms: tuple[tuple[Sym, int], ...] = ()):
-        if isinstance(const, np.ndarray) and const.size and (const == const[0]).all():
+        if isinstance(const, np.ndarray) and const.ndim == 0:  # np.where on scalars
+            const = int(const)
+        elif isinstance(const, np.ndarray) and const.size and (const == const[0]).all():
             const = int(const[0])
         self.const = const
         self.terms = terms

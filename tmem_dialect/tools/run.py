@@ -195,6 +195,8 @@ class TmemRun:
             help="note every use of tcgen05.ld registers before tcgen05.wait::ld (legal, but a common rule)",
         )
         parser.add_argument("--max-ops", type=_positive_int, default=None, help="stop after this many warp operations")
+        parser.add_argument("--dynamic-smem", type=_positive_int, default=0, metavar="BYTES",
+                            help="the size of the kernel's dynamic shared memory (.extern .shared x[]), as at launch")
         parser.add_argument("--json", action="store_true", help="print buffers and diagnostics as JSON")
         parser.add_argument("--print-full", action="store_true", help="print whole buffers, not a summary")
         parser.add_argument(
@@ -255,6 +257,7 @@ class TmemRun:
             ptx_version=rules_version(a.ptx_version),
             conservative=a.conservative,
             max_warp_ops=a.max_ops or Options.max_warp_ops,
+            dynamic_shared_bytes=a.dynamic_smem,
             filename=name,
             on_machine=recorder.attach if recorder is not None else None,
         )

@@ -21,6 +21,6 @@ module attributes {gpu.container_module} {
 // CHECK:      llvm.func @k(%{{.*}}: !llvm.ptr<1>) attributes {cu_attrs = {max_dynamic_shared_size_bytes = #cuda.dev_max_shared_memory_optin}
 // CHECK:      llvm.func @host
 // CHECK-NEXT:   builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !cuda.launch_cfg<max_attrs = 2>
-// CHECK-NEXT:   "cuda.launch_ex"() : () -> none
+// CHECK-NEXT:   "cuda.launch_ex"() : () -> !cuda.result
 // CHECK-NEXT:   "cuda.return_if_error"() : () -> ()
 // CHECK-NEXT:   "cuda.launch_ex"(%{{.*}}, %{{.*}}) <{assume_kernel_attr = #cuda.assume_kernel_attr<true>
