@@ -35,6 +35,7 @@ from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
 from tmem_dialect.passes.analysis.rings import Counter, ring_parity, ring_stage, scf_counter
 from tmem_dialect.passes.analysis.rings import loop_key, strip
+from tmem_dialect.passes.int_eval import CASTS
 from tmem_dialect.passes.analysis.state import Local
 from tmem_dialect.passes.cfg import Loop
 from tmem_dialect.passes.cells import warp_boxes
@@ -66,23 +67,70 @@ class Order(Enum):
 
 def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | None:
     """The mbarrier a pointer names: (shared global or value, constant byte offset), or
-    (global, ("ring", loop, N)) for the stage `t % N` of a ring; None for another run-time index."""
+    (global, ("ring", loop, N)) for the stage `t % N` of a ring; None for another run-time index.
+    Through GEPs and through the integer arithmetic compilers emit for shared addresses
+    (Triton's `inttoptr(trunc(ptrtoint @global_smem) + 12288)`)."""
     offset = 0
-    while isinstance(gep := pointer.owner, llvm.GEPOp):
-        indices = tuple(gep.rawConstantIndices.iter_values())
-        size = _element_bytes(gep.elem_type)
-        if len(gep.ssa_indices) == 1 and len(indices) == 1 and offset == 0 and size is not None:
-            stage = ring_stage(gep.ssa_indices[0], counter)
-            base = slot_key(gep.ptr)
-            if stage is None or base is None or isinstance(gep.ptr.owner, llvm.GEPOp):
+    stage: tuple[object, int] | None = None
+    value = pointer
+    while True:
+        owner = value.owner
+        if isinstance(owner, llvm.GEPOp):
+            indices = tuple(owner.rawConstantIndices.iter_values())
+            size = _element_bytes(owner.elem_type)
+            if len(owner.ssa_indices) == 1 and len(indices) == 1 and size is not None and stage is None:
+                stage = ring_stage(owner.ssa_indices[0], counter)
+                if stage is None or size != isa.MBARRIER_BYTES:
+                    return None
+            elif owner.ssa_indices or len(indices) != 1 or size is None:
+                return None  # a run-time index, or a field of an aggregate
+            else:
+                offset += indices[0] * size
+            value = owner.ptr
+        elif isinstance(owner, Operation) and owner.name in ("llvm.inttoptr", "llvm.ptrtoint", *CASTS) \
+                and len(owner.operands) == 1:
+            value = owner.operands[0]
+        elif isinstance(owner, Operation) and owner.name in ("llvm.add", "arith.addi") and len(owner.operands) == 2:
+            a, b = owner.operands
+            if (c := _constant_int(b)) is not None or (c := _constant_int(a)) is not None:
+                offset += c
+                value = a if _constant_int(b) is not None else b
+                continue
+            scaled = _ring_bytes(b, counter) or _ring_bytes(a, counter)
+            if scaled is None or stage is not None:
                 return None
-            return (base, ("ring", *stage))
-        if gep.ssa_indices or len(indices) != 1 or size is None:
-            return None  # a run-time index, or a field of an aggregate
-        offset += indices[0] * size
-        pointer = gep.ptr
-    base = slot_key(pointer)
-    return None if base is None else (base, offset)
+            stage = scaled
+            value = a if _ring_bytes(b, counter) else b
+        else:
+            break
+    base = slot_key(value)
+    if base is None:
+        return None
+    if stage is not None:
+        return (base, ("ring", *stage)) if offset == 0 else None
+    return (base, offset)
+
+
+def _constant_int(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name in ("arith.constant", "llvm.mlir.constant"):
+        data = getattr(getattr(getattr(owner, "value", None), "value", None), "data", None)
+        return int(data) if isinstance(data, int) else None
+    return None
+
+
+def _ring_bytes(value: SSAValue, counter: Counter) -> tuple[object, int] | None:
+    """`stage * 8` (or `stage << 3`): the byte offset of mbarrier `stage` of an array."""
+    owner = strip(value).owner
+    if not isinstance(owner, Operation) or len(owner.operands) != 2:
+        return None
+    x, c = owner.operands
+    k = _constant_int(c)
+    if owner.name in ("llvm.mul", "arith.muli") and k == isa.MBARRIER_BYTES:
+        return ring_stage(x, counter)
+    if owner.name in ("llvm.shl", "arith.shli") and k is not None and 1 << k == isa.MBARRIER_BYTES:
+        return ring_stage(x, counter)
+    return None
 
 
 def is_ring(key: object) -> bool:
