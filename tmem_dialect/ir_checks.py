@@ -50,7 +50,23 @@ def ir_diagnostics(root: Operation) -> list[Diagnostic]:
             found.extend(_check_bitcast(op))
         elif isinstance(op, llvm.ReturnOp):
             found.extend(_check_llvm_return(op))
+        elif isinstance(op, (llvm.LoadOp, llvm.StoreOp)):
+            found.extend(_check_atomic_access(op))
     return found
+
+
+def _check_atomic_access(op: llvm.LoadOp | llvm.StoreOp) -> Iterator[Diagnostic]:
+    """An atomic llvm.load/store moves an integer of a power-of-2 width of 8 bits or more, a
+    float or a pointer (upstream: "unsupported type 'i1' for atomic access"; fuzz finding)."""
+    ordering = op.properties.get("ordering")
+    if not isinstance(ordering, IntegerAttr) or ordering.value.data == 0:
+        return  # not atomic
+    value_type = op.dereferenced_value.type if isinstance(op, llvm.LoadOp) else op.value.type
+    if isinstance(value_type, IntegerType):
+        width = value_type.width.data
+        if width < 8 or width & (width - 1):
+            yield error(op, f"unsupported type '{value_type}' for atomic access: an atomic load or store "
+                            "takes an integer of 8, 16, 32, 64 or 128 bits, a float or a pointer")
 
 
 # ---- types ------------------------------------------------------------------------------------
