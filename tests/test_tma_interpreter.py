@@ -1,0 +1,267 @@
+"""The interpreter's TMA: tensor-map loads in every swizzle mode against numpy, OOB fill, tx-count completion, phases, bulk stores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.interpreter import TensorMap, parse_tensor_map, run_kernel
+
+TILE_BYTES = 4096
+
+# Thread 0 initializes the barrier, arms it for EXPECT bytes and issues the load; every thread
+# waits on PARITY, then copies the 4096 raw bytes of the tile to `out` (32 threads x 32 words).
+LOAD = """
+module {
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i8>
+  llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+  llvm.func @tma_load(%tmap: !llvm.ptr, %src: !llvm.ptr<1>, %out: !llvm.ptr<1>, %x: i32, %y: i32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
+    %smem = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %dst = llvm.addrspacecast %smem : !llvm.ptr<3> to !llvm.ptr<7>
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %zero = llvm.mlir.constant(0 : i32) : i32
+    %parity = llvm.mlir.constant(PARITY : i32) : i32
+    %bytes = llvm.mlir.constant(EXPECT : i32) : i32
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %is0 = llvm.icmp "eq" %tid, %zero : i32
+    llvm.cond_br %is0, ^init, ^sync
+  ^init:
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
+    nvvm.fence.mbarrier.init
+    llvm.br ^sync
+  ^sync:
+    nvvm.barrier
+    llvm.cond_br %is0, ^issue, ^wait
+  ^issue:
+    %st = nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32 -> i64
+    nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %tmap, %bar, box[%x, %y] : !llvm.ptr<7>, !llvm.ptr
+    llvm.br ^wait
+  ^wait:
+    nvvm.mbarrier.try_wait.parity %bar, %parity, %zero : !llvm.ptr<3>, i32, i32
+    %c128 = llvm.mlir.constant(128 : i32) : i32
+    %off = llvm.mul %tid, %c128 : i32
+    %c4 = llvm.mlir.constant(4 : i32) : i32
+    %n = llvm.mlir.constant(32 : i32) : i32
+    llvm.br ^loop(%zero : i32)
+  ^loop(%i: i32):
+    %more = llvm.icmp "slt" %i, %n : i32
+    llvm.cond_br %more, ^body, ^done
+  ^body:
+    %i4 = llvm.mul %i, %c4 : i32
+    %o = llvm.add %off, %i4 : i32
+    %ps = llvm.getelementptr %smem[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %v = llvm.load %ps : !llvm.ptr<3> -> i32
+    %pg = llvm.getelementptr %out[%o] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+    llvm.store %v, %pg : i32, !llvm.ptr<1>
+    %i1 = llvm.add %i, %one : i32
+    llvm.br ^loop(%i1 : i32)
+  ^done:
+    llvm.return
+  }
+}
+"""
+
+
+def load_kernel(expect: int = TILE_BYTES, parity: int = 0) -> str:
+    return LOAD.replace("EXPECT", str(expect)).replace("PARITY", str(parity))
+
+
+def swizzled(address: np.ndarray, mode: str) -> np.ndarray:
+    """The TMA swizzles written out independently of isa/smem_descriptor: 16-byte chunk bits
+    [4, 4+b) XOR row bits [7, 7+b) (32B: b=1, 64B: 2, 128B: 3); the 32-byte-atom 128B mode
+    XORs the 32-byte unit bits [5, 7) with bits [7, 9)."""
+    if mode == "none":
+        return address
+    if mode == "128B_atom_32B":
+        return address ^ (((address >> 7) & 3) << 5)
+    b = {"32B": 1, "64B": 2, "128B": 3}[mode]
+    return address ^ (((address >> 7) & ((1 << b) - 1)) << 4)
+
+
+def expected_tile(src: np.ndarray, x: int, y: int, inner: int, rows: int, mode: str) -> np.ndarray:
+    """The shared-memory bytes of a (rows x inner) f16 box of `src` at column x, row y."""
+    box = np.zeros((rows, inner), np.float16)
+    r0, r1 = max(y, 0), min(y + rows, src.shape[0])
+    c0, c1 = max(x, 0), min(x + inner, src.shape[1])
+    if r0 < r1 and c0 < c1:
+        box[r0 - y:r1 - y, c0 - x:c1 - x] = src[r0:r1, c0:c1]
+    plain = np.arange(box.size * 2).reshape(-1)
+    out = np.zeros(box.size * 2, np.uint8)
+    out[swizzled(plain, mode)] = box.reshape(-1).view(np.uint8)
+    return out
+
+
+SRC = (np.arange(96 * 80) % 2039).astype(np.float16).reshape(96, 80)  # 96 rows (dim 1), 80 columns (dim 0)
+
+
+@pytest.mark.parametrize("mode,inner", [("none", 64), ("32B", 16), ("64B", 32), ("128B", 64), ("128B_atom_32B", 64)])
+@pytest.mark.parametrize("x,y", [(8, 16), (40, 70), (-8, -4)])
+def test_tile_load_lands_in_the_swizzle_layout(mode: str, inner: int, x: int, y: int) -> None:
+    rows = TILE_BYTES // 2 // inner
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(inner, rows), swizzle=mode)
+    res = run_kernel(load_kernel(), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), x, y])
+    assert not res.errors, [str(f.diagnostic) for f in res.findings]
+    got = res.args[2].view(np.uint8)
+    want = expected_tile(SRC, x, y, inner, rows, mode)
+    assert (got == want).all()
+
+
+def test_out_of_bound_elements_are_zero() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(load_kernel(), "tma_load", 32, [tm, SRC + 1, np.full(2048, 7, np.float16), 40, 80])
+    assert not res.errors
+    box = res.args[2].reshape(32, 64)
+    assert (box[:16, :40] == SRC[80:96, 40:80] + 1).all()
+    assert (box[16:, :] == 0).all() and (box[:, 40:] == 0).all()
+
+
+def kinds(res) -> set[FindingKind]:
+    return {f.kind for f in res.findings if f.diagnostic.severity.name.lower() != "note"}
+
+
+def test_tx_count_short_of_the_box_is_reported() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(load_kernel(expect=2048), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 0, 0])
+    assert FindingKind.TX_COUNT in kinds(res)
+    assert "complete_tx of 4096 bytes when only 2048 were expected" in "\n".join(str(f.diagnostic) for f in res.findings)
+
+
+def test_tx_count_beyond_the_box_never_completes() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(load_kernel(expect=8192), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 0, 0])
+    found = kinds(res)
+    assert FindingKind.DEADLOCK in found and FindingKind.TX_COUNT in found
+    assert "4096 expected transaction bytes never arrive" in "\n".join(str(f.diagnostic) for f in res.findings)
+
+
+def test_matching_tx_count_completes_the_phase() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(load_kernel(expect=4096), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 0, 0])
+    assert not res.findings
+
+
+def test_waiting_on_the_wrong_phase_deadlocks() -> None:
+    """Parity 1 names the phase after the one the copy completes: nothing completes it."""
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(load_kernel(parity=1), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 0, 0])
+    assert FindingKind.DEADLOCK in kinds(res)
+
+
+def test_reading_before_the_wait_is_reported() -> None:
+    """The issuing thread reads the tile before any wait (the wait is moved after the copy-out)."""
+    text = load_kernel().replace("    nvvm.mbarrier.try_wait.parity %bar, %parity, %zero : !llvm.ptr<3>, i32, i32\n", "")
+    text = text.replace("  ^done:\n", "  ^done:\n    nvvm.mbarrier.try_wait.parity %bar, %parity, %zero : !llvm.ptr<3>, i32, i32\n")
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    # expect 8192: the phase cannot complete, so the read is surely before it
+    res = run_kernel(text.replace("4096 : i32) : i32\n    %tid", "8192 : i32) : i32\n    %tid"), "tma_load", 32,
+                     [tm, SRC, np.zeros(2048, np.float16), 0, 0])
+    assert FindingKind.ASYNC_PENDING in kinds(res) or FindingKind.SHARED_RACE in kinds(res)
+
+
+# Generic st.shared of a 32 x 32 f32 tile (thread t writes row t), fence.proxy.async, a TMA store
+# to `out` through the tensor map, commit and wait_group.read, then STORE_AFTER.
+STORE = """
+module {
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i8>
+  llvm.func @tma_store(%tmap: !llvm.ptr, %out: !llvm.ptr<1>, %x: i32, %y: i32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
+    %smem = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    %zero = llvm.mlir.constant(0 : i32) : i32
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %n = llvm.mlir.constant(32 : i32) : i32
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %row = llvm.mul %tid, %n : i32
+    llvm.br ^loop(%zero : i32)
+  ^loop(%i: i32):
+    %more = llvm.icmp "slt" %i, %n : i32
+    llvm.cond_br %more, ^body, ^done
+  ^body:
+    %e = llvm.add %row, %i : i32
+    %f = llvm.sitofp %e : i32 to f32
+    %p = llvm.getelementptr %smem[%e] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    llvm.store %f, %p : f32, !llvm.ptr<3>
+    %i1 = llvm.add %i, %one : i32
+    llvm.br ^loop(%i1 : i32)
+  ^done:
+    FENCE
+    nvvm.barrier
+    %is0 = llvm.icmp "eq" %tid, %zero : i32
+    llvm.cond_br %is0, ^issue, ^end
+  ^issue:
+    nvvm.cp.async.bulk.tensor.global.shared.cta %tmap, %smem, box[%x, %y] : !llvm.ptr, !llvm.ptr<3>
+    nvvm.cp.async.bulk.commit.group
+    STORE_AFTER
+    llvm.br ^end
+  ^end:
+    llvm.return
+  }
+}
+"""
+FENCE = "nvvm.fence.proxy <async.shared>, space = <cta>"
+WAIT = "nvvm.cp.async.bulk.wait_group 0 read"
+REUSE = "%z = llvm.mlir.constant(0.0 : f32) : f32\n    llvm.store %z, %smem : f32, !llvm.ptr<3>"
+
+
+def store_kernel(fence: bool = True, after: str = WAIT) -> str:
+    return STORE.replace("FENCE", FENCE if fence else "").replace("STORE_AFTER", after)
+
+
+def test_bulk_store_round_trip() -> None:
+    tm = TensorMap(buffer=1, dtype="f32", dims=(48, 40), box=(32, 32))
+    out = np.full((40, 48), -1, np.float32)
+    res = run_kernel(store_kernel(), "tma_store", 32, [tm, out, 8, 4])
+    assert not res.errors, [str(f.diagnostic) for f in res.findings]
+    got = res.args[1]
+    tile = np.arange(1024, dtype=np.float32).reshape(32, 32)
+    want = out.copy()
+    want[4:36, 8:40] = tile  # in bounds entirely
+    assert (got == want).all()
+
+
+def test_bulk_store_skips_out_of_bound_elements() -> None:
+    tm = TensorMap(buffer=1, dtype="f32", dims=(48, 40), box=(32, 32))
+    out = np.full((40, 48), -1, np.float32)
+    res = run_kernel(store_kernel(), "tma_store", 32, [tm, out, 24, 20])
+    assert not res.errors
+    tile = np.arange(1024, dtype=np.float32).reshape(32, 32)
+    want = out.copy()
+    want[20:40, 24:48] = tile[:20, :24]
+    assert (res.args[1] == want).all()
+
+
+def test_bulk_store_needs_the_proxy_fence() -> None:
+    tm = TensorMap(buffer=1, dtype="f32", dims=(48, 40), box=(32, 32))
+    res = run_kernel(store_kernel(fence=False), "tma_store", 32, [tm, np.zeros((40, 48), np.float32), 0, 0])
+    assert FindingKind.MISSING_PROXY_FENCE in kinds(res)
+
+
+def test_reusing_the_source_before_wait_group_read_is_reported() -> None:
+    tm = TensorMap(buffer=1, dtype="f32", dims=(48, 40), box=(32, 32))
+    out = np.zeros((40, 48), np.float32)
+    early = run_kernel(store_kernel(after=REUSE + "\n    " + WAIT), "tma_store", 32, [tm, out, 0, 0])
+    assert FindingKind.ASYNC_PENDING in kinds(early)
+    late = run_kernel(store_kernel(after=WAIT + "\n    " + REUSE), "tma_store", 32, [tm, out, 0, 0])
+    assert not late.errors
+
+
+def test_tensor_map_spec() -> None:
+    tm = parse_tensor_map("tensormap:buffer=1,type=f16,dims=80x96,box=64x32,swizzle=128B")
+    assert tm == TensorMap(1, "f16", (80, 96), (64, 32), None, "128B")
+    assert tm.byte_strides == (160,)
+    for bad, why in [
+        ("tensormap:buffer=1,type=f16,dims=80x96,box=64x300", "box dimension 1 is 300"),
+        ("tensormap:buffer=1,type=f16,dims=80x96,box=4x32", "multiple of 16"),
+        ("tensormap:buffer=1,type=f16,dims=80x96,box=128x8,swizzle=128B", "more than the 128B swizzle span"),
+        ("tensormap:buffer=1,type=f16,dims=80x96,box=64x32,strides=100", "multiple of 16"),
+        ("tensormap:type=f16,dims=80x96,box=64x32", "'buffer=' is missing"),
+        ("tensormap:buffer=1,type=f16,dims=1x1x1x1x1x1,box=8x1x1x1x1x1", "a tensor map has"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            parse_tensor_map(bad)
+
+
+def test_a_bad_tensor_map_is_an_argument_error() -> None:
+    tm = TensorMap(buffer=0, dtype="f16", dims=(80, 96), box=(64, 32))  # buffer 0 is the map itself
+    res = run_kernel(load_kernel(), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 0, 0])
+    assert FindingKind.BAD_ARGUMENTS in kinds(res)
