@@ -265,3 +265,101 @@ def test_a_bad_tensor_map_is_an_argument_error() -> None:
     tm = TensorMap(buffer=0, dtype="f16", dims=(80, 96), box=(64, 32))  # buffer 0 is the map itself
     res = run_kernel(load_kernel(), "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 0, 0])
     assert FindingKind.BAD_ARGUMENTS in kinds(res)
+
+
+# ---- a TMA load over the stage an mma still reads (the gemm example, one more load) -----------
+
+from pathlib import Path  # noqa: E402
+
+GEMM = (Path(__file__).parent.parent / "examples" / "gemm_f16_tile.mlir").read_text()
+REFILL_A = """      %tb = llvm.mlir.addressof @tma_bar : !llvm.ptr<3>
+      %one_t = arith.constant 1 : i32
+      %bytes_t = arith.constant 4096 : i32
+      %x_t = arith.constant 0 : i32
+      tcgen05.mbarrier.init %tb, %one_t : !llvm.ptr<3>
+      %st_t = tcgen05.mbarrier.arrive_expect_tx %tb, %bytes_t : !llvm.ptr<3>
+      %dst_t = llvm.addrspacecast %sa : !llvm.ptr<3> to !llvm.ptr<7>
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dst_t, %tmap, %tb, box[%x_t, %x_t] : !llvm.ptr<7>, !llvm.ptr
+"""
+COMMIT = "      tcgen05.commit %bar : !llvm.ptr<3>\n"
+MMA_WAIT = "  tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>\n"
+
+
+def gemm_with_refill(early: bool) -> str:
+    text = GEMM.replace("%c: memref<32768xf32>)", "%c: memref<32768xf32>, %tmap: !llvm.ptr)", 1)
+    text = text.replace("llvm.mlir.global internal @smem_a()",
+                        'llvm.mlir.global internal @tma_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64\n'
+                        "llvm.mlir.global internal @smem_a()", 1)
+    if early:
+        assert text.count(COMMIT) == 1
+        return text.replace(COMMIT, COMMIT + REFILL_A)
+    assert text.count(MMA_WAIT) == 1
+    return text.replace(MMA_WAIT, MMA_WAIT + "  scf.if %is_thread0 {\n" + REFILL_A + "  }\n")
+
+
+def run_gemm(text: str):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((128, 64)).astype(np.float16)
+    b = rng.standard_normal((256, 64)).astype(np.float16)
+    tm = TensorMap(buffer=0, dtype="f16", dims=(64, 128), box=(64, 32))
+    return run_kernel(text, "gemm_f16_tile", 128, [a.reshape(-1), b.reshape(-1), np.zeros(32768, np.float32), tm])
+
+
+def test_tma_into_a_stage_an_mma_still_reads_and_its_twin() -> None:
+    early = run_gemm(gemm_with_refill(early=True))
+    assert FindingKind.ASYNC_PENDING in kinds(early)
+    assert "may still be reading" in "\n".join(str(f.diagnostic) for f in early.findings)
+    late = run_gemm(gemm_with_refill(early=False))
+    assert not late.errors, [str(f.diagnostic) for f in late.findings]
+
+
+# ---- multicast to both CTAs of a pair ---------------------------------------------------------
+
+MULTICAST = LOAD.replace(
+    "nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %tmap, %bar, box[%x, %y] :",
+    "nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %tmap, %bar, box[%x, %y] multicast_mask = %mask :",
+).replace("    %tid = nvvm.read.ptx.sreg.tid.x : i32\n",
+          "    %tid = nvvm.read.ptx.sreg.tid.x : i32\n    %mask = llvm.mlir.constant(MASK : i16) : i16\n"
+          "    %cta = nvvm.read.ptx.sreg.ctaid.x : i32\n    %leader = llvm.icmp \"eq\" %cta, %zero : i32\n")
+
+
+def multicast_kernel(mask: int) -> str:
+    """CTA 0's thread 0 issues one load for the CTAs of `mask`; each CTA arms its own barrier
+    (thread 0) and waits on it; both copy their tile to `out` (the same data when both got it)."""
+    text = MULTICAST.replace("EXPECT", "4096").replace("PARITY", "0").replace("MASK", str(mask))
+    # both inits are visible cluster-wide before the copy (a cluster barrier); only CTA 0 issues
+    # the copy, CTA 1 just arms its barrier
+    text = text.replace("  ^sync:\n    nvvm.barrier\n", "  ^sync:\n    nvvm.cluster.arrive\n    nvvm.cluster.wait\n")
+    text = text.replace(
+        "    nvvm.cp.async.bulk.tensor.shared.cluster.global",
+        "    llvm.cond_br %leader, ^copy, ^wait\n  ^copy:\n    nvvm.cp.async.bulk.tensor.shared.cluster.global")
+    # CTA c copies its tile to out[c * 4096 bytes ...]; the shared offset stays tid * 128
+    text = text.replace("    %pg = llvm.getelementptr %out[%o]",
+                        "    %c4096 = llvm.mlir.constant(4096 : i32) : i32\n    %base = llvm.mul %cta, %c4096 : i32\n"
+                        "    %og = llvm.add %o, %base : i32\n    %pg = llvm.getelementptr %out[%og]")
+    return text
+
+
+def test_multicast_lands_in_both_ctas_of_the_pair() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32), swizzle="128B")
+    res = run_kernel(multicast_kernel(0b11), "tma_load", 32, [tm, SRC, np.zeros(4096, np.float16), 8, 16],
+                     cta_pair=True)
+    assert not res.errors, [str(f.diagnostic) for f in res.findings]
+    want = expected_tile(SRC, 8, 16, 64, 32, "128B")
+    got = res.args[2].view(np.uint8)
+    assert (got[:4096] == want).all() and (got[4096:] == want).all()  # CTA 0's and CTA 1's shared memory
+
+
+def test_multicast_missing_a_cta_leaves_its_barrier_waiting() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(multicast_kernel(0b01), "tma_load", 32, [tm, SRC, np.zeros(4096, np.float16), 0, 0],
+                     cta_pair=True)
+    assert FindingKind.DEADLOCK in kinds(res)
+
+
+def test_multicast_beyond_the_cluster_is_reported() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(multicast_kernel(0b101), "tma_load", 32, [tm, SRC, np.zeros(4096, np.float16), 0, 0],
+                     cta_pair=True)
+    assert "names CTA rank 2, but the cluster of this run has 2 CTA(s)" in "\n".join(
+        str(f.diagnostic) for f in res.findings)
