@@ -363,3 +363,45 @@ def test_multicast_beyond_the_cluster_is_reported() -> None:
                      cta_pair=True)
     assert "names CTA rank 2, but the cluster of this run has 2 CTA(s)" in "\n".join(
         str(f.diagnostic) for f in res.findings)
+
+
+# ---- the tcgen05-level ops: the same kernels, before and after convert-tcgen05-to-nvvm -------
+
+def tcgen05_level(text: str) -> str:
+    text = text.replace("    %dst = llvm.addrspacecast %smem : !llvm.ptr<3> to !llvm.ptr<7>\n", "")
+    text = text.replace("nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %tmap, %bar, box[%x, %y] : !llvm.ptr<7>, !llvm.ptr",
+                        "tcgen05.tma_load %smem, %tmap [%x, %y], %bar")
+    text = text.replace("nvvm.cp.async.bulk.tensor.global.shared.cta %tmap, %smem, box[%x, %y] : !llvm.ptr, !llvm.ptr<3>",
+                        "tcgen05.tma_store %tmap [%x, %y], %smem")
+    text = text.replace("nvvm.cp.async.bulk.commit.group", "tcgen05.bulk_commit_group")
+    text = text.replace("nvvm.cp.async.bulk.wait_group 0 read", "tcgen05.bulk_wait_group 0 read")
+    assert "nvvm.cp.async" not in text
+    return text
+
+
+def lowered(text: str) -> str:
+    from tmem_dialect.dialects import make_context
+    from tmem_dialect.ir import parse_module
+    from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
+
+    ctx = make_context()
+    module = parse_module(ctx, text)
+    ConvertTcgen05ToNVVMPass().apply(ctx, module)
+    out = str(module)
+    assert "tcgen05." not in out and "nvvm.cp.async.bulk" in out
+    return out
+
+
+@pytest.mark.parametrize("stage", ["tcgen05", "lowered"])
+def test_tcgen05_level_load_and_store(stage: str) -> None:
+    load, store = tcgen05_level(load_kernel()), tcgen05_level(store_kernel())
+    if stage == "lowered":
+        load, store = lowered(load), lowered(store)
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32), swizzle="128B")
+    res = run_kernel(load, "tma_load", 32, [tm, SRC, np.zeros(2048, np.float16), 8, 16])
+    assert not res.errors, [str(f.diagnostic) for f in res.findings]
+    assert (res.args[2].view(np.uint8) == expected_tile(SRC, 8, 16, 64, 32, "128B")).all()
+    tm = TensorMap(buffer=1, dtype="f32", dims=(48, 40), box=(32, 32))
+    res = run_kernel(store, "tma_store", 32, [tm, np.zeros((40, 48), np.float32), 8, 4])
+    assert not res.errors, [str(f.diagnostic) for f in res.findings]
+    assert (res.args[1][4:36, 8:40] == np.arange(1024, dtype=np.float32).reshape(32, 32)).all()

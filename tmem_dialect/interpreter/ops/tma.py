@@ -7,6 +7,7 @@ from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.dialects import nvvm_tma as t
+from tmem_dialect.dialects import tcgen05_tma as tc
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import tma as T
 from tmem_dialect.interpreter.warp import WarpInterpreter
@@ -51,7 +52,7 @@ def _run(w: WarpInterpreter, op: Operation, issue) -> PythonValues:
 
 @register_impls
 class TmaFunctions(InterpreterFunctions):
-    """The TMA ops of upstream NVVM (the tcgen05 level uses them as they are)."""
+    """The TMA ops of upstream NVVM and of the tcgen05 level."""
 
     @impl(t.CpAsyncBulkTensorSharedClusterGlobalOp)
     def run_tensor_load(self, w: WarpInterpreter, op: t.CpAsyncBulkTensorSharedClusterGlobalOp, args: PythonValues):
@@ -63,6 +64,22 @@ class TmaFunctions(InterpreterFunctions):
         return _run(w, op, lambda s, i: s.tensor_load(
             w, op, int(dst[i]), int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(bar[i]),
             None if mask is None else int(mask[i]), op.cta_group_value))
+
+    @impl(tc.TmaLoadOp)
+    def run_tcgen05_tma_load(self, w: WarpInterpreter, op: tc.TmaLoadOp, args: PythonValues):
+        dst, tmap, bar = _lanes(w, op.dst), _lanes(w, op.tensor_map), _lanes(w, op.mbarrier)
+        coords = [_lanes(w, c) for c in op.coordinates]
+        mask = _lanes(w, op.multicast_mask) & 0xFFFF if op.multicast_mask is not None else None
+        return _run(w, op, lambda s, i: s.tensor_load(
+            w, op, int(dst[i]), int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(bar[i]),
+            None if mask is None else int(mask[i]), op.cta_group_value))
+
+    @impl(tc.TmaStoreOp)
+    def run_tcgen05_tma_store(self, w: WarpInterpreter, op: tc.TmaStoreOp, args: PythonValues):
+        tmap, src = _lanes(w, op.tensor_map), _lanes(w, op.src)
+        coords = [_lanes(w, c) for c in op.coordinates]
+        return _run(w, op, lambda s, i: s.tensor_store(
+            w, op, int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(src[i])))
 
     @impl(t.CpAsyncBulkSharedClusterGlobalOp)
     def run_bulk_load(self, w: WarpInterpreter, op: t.CpAsyncBulkSharedClusterGlobalOp, args: PythonValues):
@@ -87,6 +104,14 @@ class TmaFunctions(InterpreterFunctions):
             return ()
         dst, src, size = (_lanes(w, v) for v in (op.dstMem, op.srcMem, op.size))
         return _run(w, op, lambda s, i: s.bulk_store(w, op, int(dst[i]), int(src[i]), int(size[i])))
+
+    @impl(tc.BulkCommitGroupOp)
+    def run_tcgen05_commit_group(self, w: WarpInterpreter, op: tc.BulkCommitGroupOp, args: PythonValues):
+        return self.run_commit_group(w, op, args)
+
+    @impl(tc.BulkWaitGroupOp)
+    def run_tcgen05_wait_group(self, w: WarpInterpreter, op: tc.BulkWaitGroupOp, args: PythonValues):
+        return self.run_wait_group(w, op, args)
 
     @impl(t.CpAsyncBulkCommitGroupOp)
     def run_commit_group(self, w: WarpInterpreter, op: t.CpAsyncBulkCommitGroupOp, args: PythonValues):
