@@ -438,20 +438,15 @@ class CpAsyncBulkCommitGroupOp(IRDLOperation, TMEMEffectOp):
         return TMEMEffect(EffectKind.BULK_COMMIT_GROUP)
 
 
-@irdl_op_definition
-class CpAsyncBulkWaitGroupOp(IRDLOperation, TMEMEffectOp):
-    """Waits until at most `group` of the thread's bulk async-groups are pending (`read`: only
-    their reads of the source)."""
-
-    name = "nvvm.cp.async.bulk.wait_group"
-    group = prop_def(IntegerAttr[IntegerType])
-    read = opt_prop_def(UnitAttr)
+class WaitGroupForm(TMEMEffectOp):
+    """`N (read)?`: the form, verifier and effect of the wait_group ops of both dialects (each
+    declares `group = prop_def(IntegerAttr[IntegerType])` and `read = opt_prop_def(UnitAttr)`)."""
 
     def __init__(self, group: int, read: bool = False):
         props: dict[str, Attribute] = {"group": IntegerAttr(group, i32)}
         if read:
             props["read"] = UnitAttr()
-        super().__init__(properties=props)
+        super().__init__(properties=props)  # type: ignore[call-arg]
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -460,20 +455,30 @@ class CpAsyncBulkWaitGroupOp(IRDLOperation, TMEMEffectOp):
         if parser.parse_optional_keyword("read") is not None:
             props["read"] = UnitAttr()
         attrs = parser.parse_optional_attr_dict()
-        return cls.create(properties=props, attributes=attrs)
+        return cls.create(properties=props, attributes=attrs)  # type: ignore[attr-defined]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.group.value.data}")
-        if self.read is not None:
+        printer.print_string(f" {self.group.value.data}")  # type: ignore[attr-defined]
+        if self.read is not None:  # type: ignore[attr-defined]
             printer.print_string(" read")
-        printer.print_op_attributes(self.attributes)
+        printer.print_op_attributes(self.attributes)  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
-        if err := isa.wait_group_error(self.group.value.data):
+        if err := isa.wait_group_error(self.group.value.data):  # type: ignore[attr-defined]
             raise VerifyException(err)
 
     def tmem_effect(self) -> TMEMEffect:
         return TMEMEffect(EffectKind.BULK_WAIT_GROUP)
+
+
+@irdl_op_definition
+class CpAsyncBulkWaitGroupOp(WaitGroupForm, IRDLOperation):
+    """Waits until at most `group` of the thread's bulk async-groups are pending (`read`: only
+    their reads of the source)."""
+
+    name = "nvvm.cp.async.bulk.wait_group"
+    group = prop_def(IntegerAttr[IntegerType])
+    read = opt_prop_def(UnitAttr)
 
 
 @irdl_op_definition

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import I32, IntegerAttr, IntegerType, UnitAttr, i32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -24,14 +24,12 @@ from xdsl.irdl import (
     prop_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.dialects.nvvm import constant_int
-from tmem_dialect.dialects.nvvm_tma import SHARED_POINTER
+from tmem_dialect.dialects.nvvm_tma import SHARED_POINTER, WaitGroupForm
 from tmem_dialect.memory_model import EffectKind
 
 i16 = IntegerType(16)
@@ -118,37 +116,12 @@ class BulkCommitGroupOp(IRDLOperation, TMEMEffectOp):
 
 
 @irdl_op_definition
-class BulkWaitGroupOp(IRDLOperation, TMEMEffectOp):
+class BulkWaitGroupOp(WaitGroupForm, IRDLOperation):
     """`cp.async.bulk.wait_group{.read} N`: at most N of the thread's bulk groups pending."""
 
     name = "tcgen05.bulk_wait_group"
     group = prop_def(IntegerAttr[IntegerType])
     read = opt_prop_def(UnitAttr)
-
-    def __init__(self, group: int, read: bool = False):
-        props: dict[str, Attribute] = {"group": IntegerAttr(group, i32)}
-        if read:
-            props["read"] = UnitAttr()
-        super().__init__(properties=props)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        n = parser.parse_integer()
-        read = parser.parse_optional_keyword("read") is not None
-        op = cls(n, read)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.group.value.data}" + (" read" if self.read is not None else ""))
-        printer.print_op_attributes(self.attributes)
-
-    def verify_(self) -> None:
-        if err := isa.wait_group_error(self.group.value.data):
-            raise VerifyException(err)
-
-    def tmem_effect(self) -> TMEMEffect:
-        return TMEMEffect(EffectKind.BULK_WAIT_GROUP)
 
 
 TMA_OPS = [TmaLoadOp, TmaStoreOp, BulkCommitGroupOp, BulkWaitGroupOp]

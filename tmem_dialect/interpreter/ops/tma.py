@@ -50,6 +50,23 @@ def _run(w: WarpInterpreter, op: Operation, issue) -> PythonValues:
     return ()
 
 
+def _tensor_load(w: WarpInterpreter, op: Operation, dst_value: SSAValue, tmap_value: SSAValue, bar_value: SSAValue,
+                 mask_value: SSAValue | None) -> PythonValues:
+    dst, tmap, bar = _lanes(w, dst_value), _lanes(w, tmap_value), _lanes(w, bar_value)
+    coords = [_lanes(w, c) for c in op.coordinates]  # type: ignore[attr-defined]
+    mask = _lanes(w, mask_value) & 0xFFFF if mask_value is not None else None
+    group = op.cta_group_value  # type: ignore[attr-defined]
+    return _run(w, op, lambda s, i: s.tensor_load(
+        w, op, int(dst[i]), int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(bar[i]),
+        None if mask is None else int(mask[i]), group))
+
+
+def _tensor_store(w: WarpInterpreter, op: Operation, tmap_value: SSAValue, src_value: SSAValue) -> PythonValues:
+    tmap, src = _lanes(w, tmap_value), _lanes(w, src_value)
+    coords = [_lanes(w, c) for c in op.coordinates]  # type: ignore[attr-defined]
+    return _run(w, op, lambda s, i: s.tensor_store(w, op, int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(src[i])))
+
+
 @register_impls
 class TmaFunctions(InterpreterFunctions):
     """The TMA ops of upstream NVVM and of the tcgen05 level."""
@@ -58,28 +75,15 @@ class TmaFunctions(InterpreterFunctions):
     def run_tensor_load(self, w: WarpInterpreter, op: t.CpAsyncBulkTensorSharedClusterGlobalOp, args: PythonValues):
         if not _mode_is_tile(w, op):
             return ()
-        dst, tmap, bar = _lanes(w, op.dstMem), _lanes(w, op.tmaDescriptor), _lanes(w, op.mbar)
-        coords = [_lanes(w, c) for c in op.coordinates]
-        mask = _lanes(w, op.multicastMask) & 0xFFFF if op.multicastMask is not None else None
-        return _run(w, op, lambda s, i: s.tensor_load(
-            w, op, int(dst[i]), int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(bar[i]),
-            None if mask is None else int(mask[i]), op.cta_group_value))
+        return _tensor_load(w, op, op.dstMem, op.tmaDescriptor, op.mbar, op.multicastMask)
 
     @impl(tc.TmaLoadOp)
     def run_tcgen05_tma_load(self, w: WarpInterpreter, op: tc.TmaLoadOp, args: PythonValues):
-        dst, tmap, bar = _lanes(w, op.dst), _lanes(w, op.tensor_map), _lanes(w, op.mbarrier)
-        coords = [_lanes(w, c) for c in op.coordinates]
-        mask = _lanes(w, op.multicast_mask) & 0xFFFF if op.multicast_mask is not None else None
-        return _run(w, op, lambda s, i: s.tensor_load(
-            w, op, int(dst[i]), int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(bar[i]),
-            None if mask is None else int(mask[i]), op.cta_group_value))
+        return _tensor_load(w, op, op.dst, op.tensor_map, op.mbarrier, op.multicast_mask)
 
     @impl(tc.TmaStoreOp)
     def run_tcgen05_tma_store(self, w: WarpInterpreter, op: tc.TmaStoreOp, args: PythonValues):
-        tmap, src = _lanes(w, op.tensor_map), _lanes(w, op.src)
-        coords = [_lanes(w, c) for c in op.coordinates]
-        return _run(w, op, lambda s, i: s.tensor_store(
-            w, op, int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(src[i])))
+        return _tensor_store(w, op, op.tensor_map, op.src)
 
     @impl(t.CpAsyncBulkSharedClusterGlobalOp)
     def run_bulk_load(self, w: WarpInterpreter, op: t.CpAsyncBulkSharedClusterGlobalOp, args: PythonValues):
@@ -92,10 +96,7 @@ class TmaFunctions(InterpreterFunctions):
     def run_tensor_store(self, w: WarpInterpreter, op: t.CpAsyncBulkTensorGlobalSharedCtaOp, args: PythonValues):
         if not _mode_is_tile(w, op):
             return ()
-        tmap, src = _lanes(w, op.tmaDescriptor), _lanes(w, op.srcMem)
-        coords = [_lanes(w, c) for c in op.coordinates]
-        return _run(w, op, lambda s, i: s.tensor_store(
-            w, op, int(tmap[i]), [int(np.int32(c[i])) for c in coords], int(src[i])))
+        return _tensor_store(w, op, op.tmaDescriptor, op.srcMem)
 
     @impl(t.CpAsyncBulkGlobalSharedCtaOp)
     def run_bulk_store(self, w: WarpInterpreter, op: t.CpAsyncBulkGlobalSharedCtaOp, args: PythonValues):
@@ -109,15 +110,15 @@ class TmaFunctions(InterpreterFunctions):
     def run_tcgen05_commit_group(self, w: WarpInterpreter, op: tc.BulkCommitGroupOp, args: PythonValues):
         return self.run_commit_group(w, op, args)
 
-    @impl(tc.BulkWaitGroupOp)
-    def run_tcgen05_wait_group(self, w: WarpInterpreter, op: tc.BulkWaitGroupOp, args: PythonValues):
-        return self.run_wait_group(w, op, args)
-
     @impl(t.CpAsyncBulkCommitGroupOp)
     def run_commit_group(self, w: WarpInterpreter, op: t.CpAsyncBulkCommitGroupOp, args: PythonValues):
         if w.mask.any():
             T.of(w.machine).commit_group(w)
         return ()
+
+    @impl(tc.BulkWaitGroupOp)
+    def run_tcgen05_wait_group(self, w: WarpInterpreter, op: tc.BulkWaitGroupOp, args: PythonValues):
+        return self.run_wait_group(w, op, args)
 
     @impl(t.CpAsyncBulkWaitGroupOp)
     def run_wait_group(self, w: WarpInterpreter, op: t.CpAsyncBulkWaitGroupOp, args: PythonValues):
