@@ -405,3 +405,39 @@ def test_tcgen05_level_load_and_store(stage: str) -> None:
     res = run_kernel(store, "tma_store", 32, [tm, np.zeros((40, 48), np.float32), 8, 4])
     assert not res.errors, [str(f.diagnostic) for f in res.findings]
     assert (res.args[1][4:36, 8:40] == np.arange(1024, dtype=np.float32).reshape(32, 32)).all()
+
+
+# ---- a refill over bytes another warp read, with and without the barrier that orders it ------
+
+def refill_kernel(barrier: bool) -> str:
+    """Two warps read the tile after the first load's phase; thread 0 then loads again into it
+    (completing on a second barrier) and everyone waits on that. Without a barrier between the
+    reads and the second load, warp 1's reads and the copy's writes are unordered."""
+    text = load_kernel().replace("nvvm.reqntid = array<i32: 32, 1, 1>", "nvvm.reqntid = array<i32: 64, 1, 1>")
+    text = text.replace("  llvm.mlir.global internal @bar()",
+                        "  llvm.mlir.global internal @bar2() {addr_space = 3 : i32, alignment = 8 : i64} : i64\n"
+                        "  llvm.mlir.global internal @bar()")
+    text = text.replace("    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32\n",
+                        "    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32\n"
+                        "    %bar2i = llvm.mlir.addressof @bar2 : !llvm.ptr<3>\n"
+                        "    nvvm.mbarrier.init %bar2i, %one : !llvm.ptr<3>, i32\n")
+    text = text.replace("    %off = llvm.mul %tid, %c128 : i32\n",
+                        "    %c32 = llvm.mlir.constant(32 : i32) : i32\n    %lane = llvm.urem %tid, %c32 : i32\n"
+                        "    %off = llvm.mul %lane, %c128 : i32\n")
+    again = ("    %bar2 = llvm.mlir.addressof @bar2 : !llvm.ptr<3>\n"
+             "    llvm.cond_br %is0, ^again, ^end\n  ^again:\n"
+             "    %st2 = nvvm.mbarrier.arrive.expect_tx %bar2, %bytes : !llvm.ptr<3>, i32 -> i64\n"
+             "    nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %tmap, %bar2, box[%y, %x] : !llvm.ptr<7>, !llvm.ptr\n"
+             "    llvm.br ^end\n  ^end:\n"
+             "    nvvm.mbarrier.try_wait.parity %bar2, %zero, %zero : !llvm.ptr<3>, i32, i32\n")
+    return text.replace("  ^done:\n", "  ^done:\n" + ("    nvvm.barrier\n" if barrier else "") + again)
+
+
+def test_refill_over_another_warps_reads_needs_ordering() -> None:
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    args = [tm, SRC, np.zeros(2048, np.float16), 0, 0]
+    for schedule in ("round-robin", "reverse", "random:5"):
+        racy = run_kernel(refill_kernel(barrier=False), "tma_load", 64, args, schedule=schedule)
+        assert FindingKind.SHARED_RACE in kinds(racy), [str(f.diagnostic) for f in racy.findings]
+        ordered = run_kernel(refill_kernel(barrier=True), "tma_load", 64, args, schedule=schedule)
+        assert not ordered.errors, [str(f.diagnostic) for f in ordered.findings]
