@@ -490,3 +490,20 @@ def test_a_3d_box_lands_in_order() -> None:
     res = run_kernel(text, "tma_load", 32, [tm, src, np.zeros(2048, np.float16), 8, 1])
     assert not res.errors, [str(f.diagnostic) for f in res.findings]
     assert (res.args[2].reshape(2, 32, 32) == src[1:3, 1:33, 8:40]).all()
+
+
+def test_cta_group_2_completes_on_the_leaders_barrier() -> None:
+    """.cta_group::2 multicast to both CTAs of the pair: both boxes' bytes complete on the leader
+    CTA's barrier (armed for 8192 bytes); the peer neither arms nor waits. Were the bytes counted
+    in the peer's barrier instead, the leader's wait would never return."""
+    text = multicast_kernel(0b11).replace("EXPECT", "8192")
+    text = text.replace("(4096 : i32) : i32\n    %tid", "(8192 : i32) : i32\n    %tid", 1)
+    text = text.replace("box[%x, %y] multicast_mask = %mask :", "box[%x, %y] multicast_mask = %mask group = cta_2 :")
+    text = text.replace("    nvvm.cluster.wait\n    llvm.cond_br %is0, ^issue, ^wait\n",
+                        "    nvvm.cluster.wait\n    llvm.cond_br %leader, ^lead, ^exit\n  ^exit:\n    llvm.return\n"
+                        "  ^lead:\n    llvm.cond_br %is0, ^issue, ^wait\n")
+    assert text.count("group = cta_2") == 1 and "^exit" in text and "8192 : i32" in text
+    tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
+    res = run_kernel(text, "tma_load", 32, [tm, SRC, np.zeros(4096, np.float16), 8, 16], cta_pair=True)
+    assert not res.errors, [str(f.diagnostic) for f in res.findings]
+    assert (res.args[2].view(np.uint8)[:4096] == expected_tile(SRC, 8, 16, 64, 32, "none")).all()
