@@ -53,6 +53,20 @@ class EffectKind(Enum):
     reads (tcgen05.mma/cp operands, TMA) that follow."""
     ELECT = "elect.sync"
     """elect.sync: one lane of the warp is elected (the usual issuer of mma/commit)."""
+    TMA_LOAD = "cp.async.bulk load"
+    """cp.async.bulk(.tensor) global -> shared: an async-proxy write of shared memory (in each CTA
+    of its multicast mask) that completes its bytes on the mbarrier (complete_tx); the data is
+    visible to whoever observes that phase (PTX ISA "cp.async.bulk.tensor", "mbarrier")."""
+    BULK_STORE = "cp.async.bulk store"
+    """cp.async.bulk(.tensor) shared -> global: an async-proxy read of shared memory (st.shared
+    before it needs fence.proxy.async) and a write of global memory, tracked by bulk async-groups."""
+    BULK_COMMIT_GROUP = "cp.async.bulk.commit_group"
+    """Closes the thread's bulk async-group of stores issued since the last commit."""
+    BULK_WAIT_GROUP = "cp.async.bulk.wait_group"
+    """Waits until at most N bulk async-groups of the thread are pending (.read: their source
+    reads done, so the shared memory may be reused; without it also their writes are visible)."""
+    TMA_PREFETCH = "prefetch.tensor"
+    """cp.async.bulk.prefetch.tensor / prefetch.tensormap: a cache hint, no memory effect."""
 
     @property
     def is_async_access(self) -> bool:

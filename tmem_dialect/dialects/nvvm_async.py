@@ -40,7 +40,10 @@ from tmem_dialect.dialects.nvvm_mma import (
     Tcgen05ShiftOp,
 )  # fmt: skip
 
+from tmem_dialect.dialects.nvvm_tma import TMA_ATTRS, TMA_OPS  # noqa: E402
+
 ASYNC_OPS = [
+    *TMA_OPS,
     *MMA_OPS,
     Tcgen05CpOp,
     Tcgen05ShiftOp,
@@ -61,6 +64,6 @@ ASYNC_OPS = [
 ]
 ASYNC_ATTRS = [
     MMAKindAttr, CollectorOpAttr, BlockScaleAttr, CollectorBAttr, CpShapeAttr, CpMulticastAttr,
-    CpSrcFormatAttr, MemScopeAttr, ProxyKindAttr, SharedSpaceAttr,
+    CpSrcFormatAttr, MemScopeAttr, ProxyKindAttr, SharedSpaceAttr, *TMA_ATTRS,
 ]  # fmt: skip
 

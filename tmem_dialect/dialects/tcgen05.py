@@ -890,11 +890,13 @@ class TileStoreOp(_TileOp):
 # are KERNEL_ATTR and REQNTID_ATTR of tmem_dialect.conventions.
 
 from tmem_dialect.dialects.tcgen05_mma import ASYNC_ATTRS, ASYNC_OPS
+from tmem_dialect.dialects.tcgen05_tma import TMA_OPS
 
 TCGEN05 = Dialect(
     "tcgen05",
     [
         *ASYNC_OPS,
+        *TMA_OPS,
         AllocOp,
         DeallocOp,
         RelinquishAllocPermitOp,

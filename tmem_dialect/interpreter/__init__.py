@@ -2,5 +2,6 @@
 
 from tmem_dialect.interpreter.kernel import RunResult, run_kernel
 from tmem_dialect.interpreter.machine import Finding, Options
+from tmem_dialect.interpreter.tensor_map import TensorMap, parse_tensor_map
 
-__all__ = ["Finding", "Options", "RunResult", "run_kernel"]
+__all__ = ["Finding", "Options", "RunResult", "TensorMap", "parse_tensor_map", "run_kernel"]

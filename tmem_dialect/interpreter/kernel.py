@@ -38,6 +38,8 @@ from tmem_dialect.memory_model import rules_version
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
 from tmem_dialect.interpreter.ops.producers import ProducerFunctions
+from tmem_dialect.interpreter.ops.tma import TmaFunctions
+from tmem_dialect.interpreter.tensor_map import TensorMap
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
 from tmem_dialect.interpreter.memory import MemRefValue
 from tmem_dialect.interpreter.sync import Aborted
@@ -296,8 +298,13 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
         raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
     values: list[Any] = []
     arrays: list[Any] = []
+    maps: list[tuple[int, TensorMap]] = []
     for i, (t, a) in enumerate(zip(types, args)):
-        if isinstance(t, MemRefType) or isinstance(t, llvm.LLVMPointerType):
+        if isinstance(a, TensorMap):
+            values.append(None)  # bound below, once every buffer exists
+            arrays.append(a)
+            maps.append((i, a))
+        elif isinstance(t, MemRefType) or isinstance(t, llvm.LLVMPointerType):
             arr = np.array(a, copy=True)
             if isinstance(t, MemRefType):
                 want = V.element_dtype(t.get_element_type())
@@ -323,6 +330,8 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
             arrays.append(a)
         else:
             raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
+    for i, tm in maps:
+        values[i] = _bind_tensor_map(machine, kernel, i, types[i], tm, values)
     return values, arrays
 
 
@@ -345,6 +354,26 @@ def cluster_shape(kernel: Kernel, cluster: int | None, cta_pair: bool) -> tuple[
                     f"a cluster has 1 to {isa.MAX_CLUSTER_CTAS} CTAs (an even number for CTA pairs), "
                     f"the run asks for {ctas}")
     return shape
+
+
+def _bind_tensor_map(machine: Machine, kernel: Kernel, i: int, t: Attribute, tm: TensorMap, values: list[Any]) -> Any:
+    """A 128-byte global object stands for the CUtensorMap; its address is the parameter's value."""
+    from tmem_dialect.interpreter import tma
+
+    if not isinstance(t, llvm.LLVMPointerType):
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is a tensor map: its parameter must be !llvm.ptr, not {t}")
+    if errors := tm.errors():
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is not a tensor map cuTensorMapEncodeTiled could make: {errors[0]}")
+    target = values[tm.buffer] if 0 <= tm.buffer < len(values) else None
+    buf = target.buffer if isinstance(target, MemRefValue) else None
+    if buf is None and isinstance(target, np.ndarray) and target.dtype == np.int64:
+        buf = machine.memory.global_space.find(int(target[0]))
+    if buf is None:
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel,
+                    f"argument {i} is a tensor map over argument {tm.buffer}, which is not a buffer argument")
+    obj = machine.memory.add_global(f"tensor map (argument {i})", np.zeros(isa.TENSOR_MAP_BYTES, dtype=np.uint8))
+    tma.of(machine).maps[obj.base] = (tm, buf)
+    return np.full(V.WARP, obj.base, dtype=np.int64)
 
 
 def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_cta: int, cta: int,
@@ -375,7 +404,7 @@ def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_c
 
 
 FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions,
-             ProducerFunctions, ClusterFunctions)
+             ProducerFunctions, ClusterFunctions, TmaFunctions)
 
 
 def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, cluster: tuple[int, int, int]) -> WarpInterpreter:

@@ -18,7 +18,7 @@ from tmem_dialect import diagnostics as diag
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.interpreter import producers, provenance, shared_memory
+from tmem_dialect.interpreter import producers, provenance, shared_memory, tma
 from tmem_dialect.interpreter import tmem as tm
 from tmem_dialect.interpreter.lanes import WarpLanes
 from tmem_dialect.interpreter.memory import SHARED, AddressSpace, Buffer, Memory, MemoryFault, MemRefValue
@@ -34,6 +34,13 @@ from tmem_dialect.interpreter.sync import (
 from tmem_dialect.interpreter.values import WARP
 
 YIELD_EVERY = 4096
+
+
+def _words(index: np.ndarray, dtype: np.dtype, count: int) -> np.ndarray:
+    """The 32-bit words an access of `count` (0: one) elements at element `index` touches."""
+    first = index.astype(np.int64) * dtype.itemsize
+    nbytes = dtype.itemsize * max(count, 1)
+    return np.unique((first[:, None] + np.arange(0, nbytes, 4)) // 4)
 
 
 @dataclass(frozen=True)
@@ -289,6 +296,7 @@ class Machine:
             values = self.shared.loaded(w, op, acc.buffer, acc.index, dtype, count, values)
             if acc.buffer.cta != w.cta:
                 self.remote_access(w, op, acc.buffer.cta)
+            tma.shared_read(self, w, op, acc.buffer, _words(acc.index[w.mask], dtype, count))  # a TMA load in flight
         return values
 
     def store(self, w: WarpLanes, op: Operation, addresses: np.ndarray, values: np.ndarray,
@@ -306,6 +314,7 @@ class Machine:
                 self.remote_access(w, op, acc.buffer.cta)
             # issue 10: a store into the operands of an mma/cp still in flight
             producers.shared_write(self, w, op, acc.buffer, np.unique(acc.index[w.mask] * dtype.itemsize // 4))
+            tma.shared_write(self, w, op, acc.buffer, _words(acc.index[w.mask], dtype, count))  # a bulk store reading it
 
     def remote_access(self, w: WarpLanes, op: Operation, cta: int) -> None:
         """Warp `w` accessed the shared memory of another CTA of the cluster: that CTA must not exit

@@ -9,6 +9,7 @@ it; none of them re-derive these facts.
 - cp: tcgen05.cp shapes/multicast/footprints and tcgen05.shift;
 - sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs;
 - operands: swizzle XOR geometry, D layouts B and E, smem containers (the interpreter's tensor core).
+- tma: cp.async.bulk(.tensor) forms, tensor-map limits and swizzles, bulk groups.
 """
 
 from tmem_dialect.isa.core import *
@@ -17,3 +18,4 @@ from tmem_dialect.isa.mma import *
 from tmem_dialect.isa.smem import *
 from tmem_dialect.isa.sync import *
 from tmem_dialect.isa.operands import *
+from tmem_dialect.isa.tma import *

@@ -15,6 +15,7 @@ from xdsl.ir import Operation, SSAValue
 from tmem_dialect import isa
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, SHARED_CLUSTER_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects import nvvm_async as up
+from tmem_dialect.lowering.ptx_tma import TMA_HANDLERS
 from tmem_dialect.lowering.ptx_values import Imm, RegClass, Unsupported
 
 Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports this one)
@@ -290,4 +291,5 @@ ASYNC_HANDLERS: dict[type[Operation], Callable[[Emitter, Any], None]] = {
     up.FenceMbarrierInitOp: fence_mbarrier_init,
     up.FenceProxyOp: fence_proxy,
     up.ElectSyncOp: elect_sync,
+    **TMA_HANDLERS,
 }

@@ -38,6 +38,7 @@ from tmem_dialect.conventions import (
 )
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import llvm_ext, nvvm
+from tmem_dialect.dialects.nvvm_tma import SHARED_CLUSTER_ADDRESS_SPACE
 from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
 from tmem_dialect.lowering.ptx_cluster import CLUSTER_HANDLERS
 from tmem_dialect.lowering.ptx_values import (
@@ -710,6 +711,11 @@ class _FunctionEmitter:
     def addrspacecast(self, op: llvm_ext.AddrSpaceCastOp) -> None:
         """Between generic and shared or global pointers: cvta (what the PTX front end reads it from)."""
         spaces = (pointer_address_space(op.arg.type), pointer_address_space(op.result.type))
+        if spaces == (SHARED_ADDRESS_SPACE, SHARED_CLUSTER_ADDRESS_SPACE):
+            # a shared::cta address is the executing CTA's shared::cluster address (PTX ISA
+            # "Shared State Space"): the same value
+            self.define(op.result, list(self.operands(op.arg)))
+            return
         mnemonic = CVTA.get(spaces)  # type: ignore[arg-type]
         if mnemonic is None:
             raise _Unsupported(f"address space cast from {op.arg.type} to {op.result.type}")

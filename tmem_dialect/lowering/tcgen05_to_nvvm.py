@@ -16,6 +16,7 @@ from tmem_dialect.conventions import NVVM_KERNEL_ATTR, NVVM_SPELLING, TMEM_ADDRE
 from tmem_dialect.dialects import nvvm, tcgen05
 from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, constant, inttoptr
 from tmem_dialect.lowering.tcgen05_mma_to_nvvm import mma_patterns
+from tmem_dialect.lowering.tcgen05_tma_to_nvvm import tma_patterns
 
 TMEM = TMEM_ADDRESS_SPACE
 
@@ -139,6 +140,7 @@ def tcgen05_patterns(converter: TypeConverter) -> list[RewritePattern]:
         FenceLowering(),
         DeclBufferLowering(),
         *mma_patterns(),
+        *tma_patterns(),
         FuncLowering(converter),
         ReturnLowering(),
     ]

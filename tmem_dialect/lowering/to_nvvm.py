@@ -49,6 +49,7 @@ from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured
 from tmem_dialect.lowering.llvm_builders import InheritLocation, TypeConverter
 from tmem_dialect.lowering.memory_to_llvm import memory_patterns
 from tmem_dialect.dialects.tcgen05_mma import ASYNC_OPS
+from tmem_dialect.dialects.tcgen05_tma import TMA_OPS
 from tmem_dialect.lowering.tcgen05_to_nvvm import tcgen05_patterns
 from tmem_dialect.lowering.vector_to_llvm import vector_patterns
 
@@ -93,6 +94,7 @@ LOWERABLE: frozenset[type[Operation]] = frozenset(
         tcgen05.FenceOp,
         tcgen05.DeclBufferOp,
         *ASYNC_OPS,
+        *TMA_OPS,
         func.ReturnOp,
     }
 )
@@ -198,9 +200,11 @@ def _function_errors(f: func.FuncOp | llvm.FuncOp) -> list[Diagnostic]:
                 found.append(error(f, f"parameter {i}: a parameter memref must be in global memory, got {t}"))
         elif (why := _type_error(t)) is not None and isinstance(t, IntegerType):
             found.append(error(f, f"parameter {i}: {why}"))
+        elif kernel and t == llvm.LLVMPointerType():
+            continue  # a tensor map (the generic pointer the TMA ops take)
         elif kernel and not isinstance(t, SCALAR_TYPES):
             found.append(error(f, f"kernel parameter {i} has type {t}; kernel parameters are integers, "
-                                  "index, floats or memrefs"))
+                                  "index, floats, memrefs or !llvm.ptr (a tensor map)"))
         elif (why := _type_error(t)) is not None:
             found.append(error(f, f"parameter {i}: {why}"))
     for t in f.function_type.outputs.data:

@@ -26,7 +26,9 @@ _DTYPES = {
 }
 ARG_HELP = (
     "a kernel argument, in parameter order: TYPE:SIZE for a zero-filled buffer, TYPE:SIZE=iota "
-    "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + "); "
+    "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + "), or "
+    "tensormap:buffer=ARG,type=T,dims=D0xD1..,box=B0xB1..[,strides=S1x..][,swizzle=none|32B|64B|128B|"
+    "128B_atom_32B][,offset=BYTES] for a tensor map over the buffer of argument ARG (dimension 0 first); "
     "without any --arg, statically shaped memref parameters are zero-filled"
 )
 
@@ -34,8 +36,13 @@ ARG_HELP = (
 MAX_BUFFER_ELEMENTS = 1 << 28  # 1 GiB of f32: far above any kernel the interpreter can run
 
 
-def parse_arg(spec: str) -> np.ndarray | np.generic:
-    """`i32:128`, `f32:64=iota`, `i32:4=7`, `i64=3` -> the numpy value (ValueError when malformed)."""
+def parse_arg(spec: str):
+    """`i32:128`, `f32:64=iota`, `i32:4=7`, `i64=3` -> the numpy value; `tensormap:...` -> a
+    TensorMap (ValueError when malformed)."""
+    if spec.startswith("tensormap:"):
+        from tmem_dialect.interpreter.tensor_map import parse_tensor_map
+
+        return parse_tensor_map(spec)
     head, eq, init = spec.partition("=")
     type_name, colon, size_text = head.partition(":")
     if type_name not in _DTYPES:
@@ -95,6 +102,10 @@ def _number(text: str, spec: str) -> float | int:
 
 
 def _buffer_text(index: int, value, full: bool) -> str:
+    from tmem_dialect.interpreter.tensor_map import TensorMap
+
+    if isinstance(value, TensorMap):
+        return f"arg{index}: tensor map over arg{value.buffer} ({value.dtype}, dims {value.dims}, box {value.box})"
     arr = np.asarray(value)
     if full:
         with np.printoptions(threshold=sys.maxsize, linewidth=100):
@@ -107,6 +118,12 @@ def _buffer_text(index: int, value, full: bool) -> str:
 
 def _json_values(value) -> object:
     """A buffer as JSON: NaN and infinities (which strict JSON has not) as "nan", "inf", "-inf"."""
+    from dataclasses import asdict
+
+    from tmem_dialect.interpreter.tensor_map import TensorMap
+
+    if isinstance(value, TensorMap):
+        return {"tensor_map": asdict(value)}
     arr = np.asarray(value)
     if arr.dtype.kind != "f" or np.isfinite(arr).all():
         return arr.tolist()

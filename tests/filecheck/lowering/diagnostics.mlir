@@ -71,7 +71,7 @@ func.func @attrs() attributes {tcgen05.kernel, tcgen05.cluster = 2 : i32} {
 
 // -----
 
-// expected-error@+1 {{kernel parameter 0 has type vector<4xi32>; kernel parameters are integers, index, floats or memrefs}}
+// expected-error@+1 {{kernel parameter 0 has type vector<4xi32>; kernel parameters are integers, index, floats, memrefs or !llvm.ptr (a tensor map)}}
 func.func @vector_param(%v: vector<4xi32>) attributes {tcgen05.kernel} {
   func.return
 }

@@ -242,6 +242,12 @@ class MemoryFunctions(InterpreterFunctions):
     def run_inttoptr(self, w: WarpInterpreter, op: llvm.IntToPtrOp, args: PythonValues):
         return (convert(args[0], V.POINTER_DTYPE, signed=False),)
 
+    @impl(llvm_ext.AddrSpaceCastOp)
+    def run_addrspacecast(self, w: WarpInterpreter, op: llvm_ext.AddrSpaceCastOp, args: PythonValues):
+        """Shared, shared::cluster (of the executing CTA) and generic addresses are one number here
+        (interpreter.memory resolves a generic pointer into the shared window per CTA)."""
+        return (args[0],)
+
     @impl(llvm.PtrToIntOp)
     def run_ptrtoint(self, w: WarpInterpreter, op: llvm.PtrToIntOp, args: PythonValues):
         return (convert(args[0], V.element_dtype(op.results[0].type), signed=False),)

@@ -91,7 +91,7 @@ def run_effect(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> PythonV
     if kind is EffectKind.MBARRIER_INVAL:
         state.inval(w, op, addresses)
         return ()
-    tx_operand = getattr(op, "tx_count", None)
+    tx_operand = getattr(op, "tx_count", None) or getattr(op, "txcount", None)  # tcgen05 / nvvm spelling
     if kind is EffectKind.MBARRIER_EXPECT_TX:
         state.expect_tx(w, op, addresses, _lanes_of(w, tx_operand if tx_operand is not None else effect.count))
         return ()
