@@ -1,8 +1,10 @@
 // A warp-specialized persistent GEMM at the tcgen05 level: C (128 x 128, f32) = A (128 x 64) *
 // B^T (B: 128 x 64), f16 K-major in global memory, computed as 4 output tiles of 128 x 32.
-//   warp 0 (loader): for each tile t, waits on smem_empty[t % 2], copies A and rows 32t..32t+31
-//     of B into SMEM stage t % 2 (st.shared, the canonical K-major 128-byte swizzle), fences
-//     them for the async proxy (fence.proxy.async) and arrives on smem_full[t % 2];
+//   warp 0 (TMA loader), one elected thread: for each tile t, waits on smem_empty[t % 2], then
+//     arrive.expect_tx on smem_full[t % 2] and two TMA loads (cp.async.bulk.tensor) of A and
+//     rows 32t..32t+31 of B into SMEM stage t % 2, in the 128-byte swizzle; the copies complete
+//     the phase with their bytes. %tmap_a / %tmap_b are tensor maps over %a and %b (K-major,
+//     64 x 128 f16; boxes 64 x 128 and 64 x 32, swizzle 128B);
 //   warp 1 (MMA), one elected thread: waits on acc_empty[t % 2] (the accumulator stage is free)
 //     and smem_full[t % 2], issues 4 mma k-steps into TMEM columns 32 (t % 2) .. +31, then
 //     commits to smem_empty[t % 2] (the SMEM stage may be refilled) and acc_full[t % 2];
@@ -22,16 +24,12 @@ llvm.mlir.global internal @acc_empty() {addr_space = 3 : i32, alignment = 8 : i6
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<16384 x f16>
 llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x f16>
 
-func.func @warp_specialized_gemm(%a: memref<8192xf16>, %b: memref<8192xf16>, %c: memref<16384xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 192, 1, 1>} {
+func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: memref<8192xf16>, %b: memref<8192xf16>, %c: memref<16384xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 192, 1, 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %c8 = arith.constant 8 : index
   %c32 = arith.constant 32 : index
-  %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
-  %c2048 = arith.constant 2048 : index
-  %c8192 = arith.constant 8192 : index
   %tiles = arith.constant 4 : index
   %c0_i32 = arith.constant 0 : i32
   %c1_i32 = arith.constant 1 : i32
@@ -45,10 +43,11 @@ func.func @warp_specialized_gemm(%a: memref<8192xf16>, %b: memref<8192xf16>, %c:
   %c2048_i32 = arith.constant 2048 : i32
   %c4096_i32 = arith.constant 4096 : i32
   %c16384_i32 = arith.constant 16384 : i32
+  %c8192_i32 = arith.constant 8192 : i32
+  %stage_bytes = arith.constant 20480 : i32
   %tid = nvvm.read.ptx.sreg.tid.x : i32
   %warp = arith.shrui %tid, %c5_i32 : i32
   %lane_i32 = arith.andi %tid, %c31_i32 : i32
-  %lane = arith.index_cast %lane_i32 : i32 to index
   %is_loader = arith.cmpi eq, %warp, %c0_i32 : i32
   %is_mma = arith.cmpi eq, %warp, %c1_i32 : i32
   %is_thread0 = arith.cmpi eq, %tid, %c0_i32 : i32
@@ -70,8 +69,8 @@ func.func @warp_specialized_gemm(%a: memref<8192xf16>, %b: memref<8192xf16>, %c:
     %smem_empty1 = llvm.getelementptr %smem_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
     %acc_full1 = llvm.getelementptr %acc_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
     %acc_empty1 = llvm.getelementptr %acc_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
-    tcgen05.mbarrier.init %smem_full, %c32_i32 : !llvm.ptr<3>
-    tcgen05.mbarrier.init %smem_full1, %c32_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %smem_full, %c1_i32 : !llvm.ptr<3>
+    tcgen05.mbarrier.init %smem_full1, %c1_i32 : !llvm.ptr<3>
     tcgen05.mbarrier.init %smem_empty, %c1_i32 : !llvm.ptr<3>
     tcgen05.mbarrier.init %smem_empty1, %c1_i32 : !llvm.ptr<3>
     tcgen05.mbarrier.init %acc_full, %c1_i32 : !llvm.ptr<3>
@@ -86,54 +85,30 @@ func.func @warp_specialized_gemm(%a: memref<8192xf16>, %b: memref<8192xf16>, %c:
   %d = llvm.load %slot : !llvm.ptr<3> -> i32
 
   scf.if %is_loader {
-    // Warp 0: fill SMEM stage t % 2 with A and B's rows 32t .. 32t + 31, 16 bytes at a time:
-    // chunk j of row r lands at chunk j ^ (r % 8) of its 128-byte row (the 128-byte swizzle).
-    scf.for %t = %c0 to %tiles step %c1 {
-      %t32 = arith.index_cast %t : index to i32
-      %s = arith.remui %t32, %c2_i32 : i32
-      %round = arith.divui %t32, %c2_i32 : i32
-      %ph = arith.andi %round, %c1_i32 : i32
-      %ph_fill = arith.xori %ph, %c1_i32 : i32
-      %empty_s = llvm.getelementptr %smem_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
-      %full_s = llvm.getelementptr %smem_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
-      tcgen05.mbarrier.wait_parity %empty_s, %ph_fill : !llvm.ptr<3>
-      %s_index = arith.index_cast %s : i32 to index
-      %a_stage = arith.muli %s_index, %c8192 : index
-      %b_stage = arith.muli %s_index, %c2048 : index
-      %b_first = arith.muli %t, %c2048 : index
-      scf.for %j = %c0 to %c8 step %c1 {
-        %src = arith.muli %j, %c8 : index
-        scf.for %q = %c0 to %c4 step %c1 {
-          %q32 = arith.muli %q, %c32 : index
-          %r = arith.addi %q32, %lane : index
-          %phase = arith.remui %r, %c8 : index
-          %swz = arith.xori %j, %phase : index
-          %dst = arith.muli %swz, %c8 : index
-          %row = arith.muli %r, %c64 : index
-          %a_src = arith.addi %row, %src : index
-          %va = vector.load %a[%a_src] : memref<8192xf16>, vector<8xf16>
-          %a_row = arith.addi %a_stage, %row : index
-          %a_dst = arith.addi %a_row, %dst : index
-          %a_dst64 = arith.index_cast %a_dst : index to i64
-          %pa = llvm.getelementptr %sa[%a_dst64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f16
-          llvm.store %va, %pa {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
-        }
-        %phase_b = arith.remui %lane, %c8 : index
-        %swz_b = arith.xori %j, %phase_b : index
-        %dst_b = arith.muli %swz_b, %c8 : index
-        %row_b = arith.muli %lane, %c64 : index
-        %b_row_src = arith.addi %b_first, %row_b : index
-        %b_src = arith.addi %b_row_src, %src : index
-        %vb = vector.load %b[%b_src] : memref<8192xf16>, vector<8xf16>
-        %b_row = arith.addi %b_stage, %row_b : index
-        %b_dst = arith.addi %b_row, %dst_b : index
-        %b_dst64 = arith.index_cast %b_dst : index to i64
-        %pb = llvm.getelementptr %sb[%b_dst64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f16
-        llvm.store %vb, %pb {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+    // Warp 0, one elected thread: for tile t, wait until SMEM stage t % 2 is free, announce its
+    // 20 KiB on smem_full[t % 2] (arrive.expect_tx), and load it with TMA: all of A (64 x 128
+    // f16, one box) and rows 32t .. 32t + 31 of B, both boxed in the 128-byte swizzle the MMA's
+    // descriptors read (8-row atoms of 1024 bytes).
+    %elected = tcgen05.elect_sync
+    scf.if %elected {
+      scf.for %t = %c0 to %tiles step %c1 {
+        %t32 = arith.index_cast %t : index to i32
+        %s = arith.remui %t32, %c2_i32 : i32
+        %round = arith.divui %t32, %c2_i32 : i32
+        %ph = arith.andi %round, %c1_i32 : i32
+        %ph_fill = arith.xori %ph, %c1_i32 : i32
+        %empty_s = llvm.getelementptr %smem_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        %full_s = llvm.getelementptr %smem_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        tcgen05.mbarrier.wait_parity %empty_s, %ph_fill : !llvm.ptr<3>
+        %token = tcgen05.mbarrier.arrive_expect_tx %full_s, %stage_bytes : !llvm.ptr<3>
+        %a_elems = arith.muli %s, %c8192_i32 : i32
+        %b_elems = arith.muli %s, %c2048_i32 : i32
+        %a_dst = llvm.getelementptr %sa[%a_elems] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+        %b_dst = llvm.getelementptr %sb[%b_elems] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+        %b_row = arith.muli %t32, %c32_i32 : i32
+        tcgen05.tma_load %a_dst, %tmap_a [%c0_i32, %c0_i32], %full_s
+        tcgen05.tma_load %b_dst, %tmap_b [%c0_i32, %b_row], %full_s
       }
-      // generic-proxy writes -> the async proxy (the tensor core reads them), then release
-      tcgen05.fence_proxy_async
-      %token = tcgen05.mbarrier.arrive %full_s : !llvm.ptr<3>
     }
   }
 

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
-from tmem_dialect.interpreter import validation
+from tmem_dialect.interpreter import TensorMap, validation
 from tmem_dialect.dialects import make_context
 from tmem_dialect.ir import parse_module, verify_diagnostics
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
@@ -51,6 +51,8 @@ EXAMPLE_ARGS = {
     "accumulator_readout": lambda: [np.arange(32768, dtype=np.float32), np.zeros(32768, np.float32)],
     "m64_f16": lambda: [np.arange(4096).astype(np.float16), np.zeros(4096, np.float16)],
     "warp_specialized_gemm": lambda: [
+        TensorMap(buffer=2, dtype="f16", dims=(64, 128), box=(64, 128), swizzle="128B"),
+        TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 32), swizzle="128B"),
         (np.arange(8192) % 7 - 3).astype(np.float16),
         (np.arange(8192) % 5 - 2).astype(np.float16),
         np.zeros(16384, np.float32),

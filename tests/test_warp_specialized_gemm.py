@@ -1,7 +1,7 @@
 """The warp-specialized persistent GEMM example (issue 11): numpy's product, clean in both tools at both levels, and its ring bugs caught by both.
 
-examples/warp_specialized_gemm.mlir: a loader warp fills a 2-stage SMEM ring, an MMA warp fills
-a 2-stage TMEM accumulator ring, an epilogue warpgroup drains it, over 4 output tiles.
+examples/warp_specialized_gemm.mlir: a TMA loader warp fills a 2-stage SMEM ring, an MMA warp
+fills a 2-stage TMEM accumulator ring, an epilogue warpgroup drains it, over 4 output tiles.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from tmem_dialect.diagnostics import Severity
 from tmem_dialect.dialects import make_context
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.interpreter import run_kernel
+from tmem_dialect.interpreter import TensorMap, run_kernel
 from tmem_dialect.ir import parse_module
 from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
 from tmem_dialect.passes.analysis import Options
@@ -37,9 +37,16 @@ def _operands(seed: int):
     return rng.standard_normal((128, 64)).astype(np.float16), rng.standard_normal((128, 64)).astype(np.float16)
 
 
+# The tensor maps the loader's TMA reads A and B through: K-major 64 x 128 f16 (arguments 2, 3),
+# A in one 64 x 128 box, B in 64 x 32 boxes, both in the 128-byte swizzle.
+TMAP_A = TensorMap(buffer=2, dtype="f16", dims=(64, 128), box=(64, 128), swizzle="128B")
+TMAP_B = TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 32), swizzle="128B")
+
+
 def _run(text: str, nvvm: bool = False, seed: int = 0, **options):
     a, b = _operands(seed)
-    res = run_kernel(_module(text, nvvm), args=[a.reshape(-1), b.reshape(-1), np.zeros(16384, np.float32)], **options)
+    args = [TMAP_A, TMAP_B, a.reshape(-1), b.reshape(-1), np.zeros(16384, np.float32)]
+    res = run_kernel(_module(text, nvvm), args=args, **options)
     return a, b, res
 
 
@@ -54,7 +61,7 @@ def test_the_example_computes_a_times_b_transposed(schedule: str, nvvm: bool):
     a, b, res = _run(EXAMPLE, nvvm, schedule=schedule)
     assert not [d for d in res.diagnostics if d.severity is not Severity.NOTE], res.render()
     reference = a.astype(np.float32) @ b.astype(np.float32).T
-    np.testing.assert_allclose(res.args[2].reshape(128, 128), reference, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(res.args[4].reshape(128, 128), reference, rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
@@ -94,8 +101,9 @@ def test_ring_bugs_are_errors_in_both_tools(bug: str):
 def _elect_inside_the_tile_loop() -> str:
     """The MMA warp's variant where every lane waits on the barriers and only the k loop and the
     commits are elected (CUTLASS's shape): an elect branch holding a loop, inside a loop."""
-    text = _variant("    %elected = tcgen05.elect_sync\n    scf.if %elected {\n      scf.for %t = %c0 to %tiles step %c1 {",
-                    "    scf.for %t = %c0 to %tiles step %c1 {")
+    text = _variant("    %b_base = llvm.ptrtoint %sb : !llvm.ptr<3> to i32\n    %elected = tcgen05.elect_sync\n"
+                    "    scf.if %elected {\n      scf.for %t = %c0 to %tiles step %c1 {",
+                    "    %b_base = llvm.ptrtoint %sb : !llvm.ptr<3> to i32\n    scf.for %t = %c0 to %tiles step %c1 {")
     text = text.replace("        scf.for %k = %c0 to %c4 step %c1 {\n          %k_i32",
                         "        %elected = tcgen05.elect_sync\n        scf.if %elected {\n"
                         "        scf.for %k = %c0 to %c4 step %c1 {\n          %k_i32", 1)
@@ -111,6 +119,6 @@ def test_elect_inside_the_tile_loop_runs_clean(nvvm: bool):
     text = _elect_inside_the_tile_loop()
     a, b, res = _run(text, nvvm=nvvm)
     assert not [d for d in res.diagnostics if d.severity is not Severity.NOTE], res.render()
-    np.testing.assert_allclose(res.args[2].reshape(128, 128), a.astype(np.float32) @ b.astype(np.float32).T,
+    np.testing.assert_allclose(res.args[4].reshape(128, 128), a.astype(np.float32) @ b.astype(np.float32).T,
                                rtol=1e-5, atol=1e-4)
     assert verify_findings(_module(text, nvvm), Options()) == []

@@ -91,6 +91,8 @@ class Validation:
 
 
 def _same_values(a: Any, b: Any) -> bool:
+    if not isinstance(a, (np.ndarray, np.generic)) or not isinstance(b, (np.ndarray, np.generic)):
+        return a == b  # a tensor map (an argument no run writes) or a Python scalar
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
