@@ -30,6 +30,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import error
+from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
@@ -92,9 +93,9 @@ def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | 
             value = owner.operands[0]
         elif isinstance(owner, Operation) and owner.name in ("llvm.add", "arith.addi") and len(owner.operands) == 2:
             a, b = owner.operands
-            if (c := _constant_int(b)) is not None or (c := _constant_int(a)) is not None:
+            if (c := constant_int(b)) is not None or (c := constant_int(a)) is not None:
                 offset += c
-                value = a if _constant_int(b) is not None else b
+                value = a if constant_int(b) is not None else b
                 continue
             scaled = _ring_bytes(b, counter) or _ring_bytes(a, counter)
             if scaled is None or stage is not None:
@@ -111,21 +112,13 @@ def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | 
     return (base, offset)
 
 
-def _constant_int(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name in ("arith.constant", "llvm.mlir.constant"):
-        data = getattr(getattr(getattr(owner, "value", None), "value", None), "data", None)
-        return int(data) if isinstance(data, int) else None
-    return None
-
-
 def _ring_bytes(value: SSAValue, counter: Counter) -> tuple[object, int] | None:
     """`stage * 8` (or `stage << 3`): the byte offset of mbarrier `stage` of an array."""
     owner = strip(value).owner
     if not isinstance(owner, Operation) or len(owner.operands) != 2:
         return None
     x, c = owner.operands
-    k = _constant_int(c)
+    k = constant_int(c)
     if owner.name in ("llvm.mul", "arith.muli") and k == isa.MBARRIER_BYTES:
         return ring_stage(x, counter)
     if owner.name in ("llvm.shl", "arith.shli") and k is not None and 1 << k == isa.MBARRIER_BYTES:

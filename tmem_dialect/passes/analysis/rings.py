@@ -21,6 +21,7 @@ from collections.abc import Callable
 from xdsl.dialects import scf
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS
 
 LoopKey = tuple[object, object, object]
@@ -38,12 +39,7 @@ def strip(value: SSAValue) -> SSAValue:
 
 
 def _constant(value: SSAValue) -> int | None:
-    owner = strip(value).owner
-    if isinstance(owner, Operation) and owner.name in ("arith.constant", "llvm.mlir.constant"):
-        attr = getattr(owner, "value", None)
-        data = getattr(getattr(attr, "value", None), "data", None)
-        return int(data) if isinstance(data, int) else None
-    return None
+    return constant_int(strip(value))
 
 
 def _bound(value: SSAValue) -> object:
