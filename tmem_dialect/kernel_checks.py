@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr, i32
 from xdsl.ir import Attribute, Operation
 
 from tmem_dialect import conventions, isa
@@ -71,8 +71,7 @@ def _check_attributes(f: Operation) -> Iterator[Diagnostic]:
         attr = _attr(f, name)
         if attr is None:
             continue
-        if not (isinstance(attr, DenseArrayBase) and isinstance(attr.elt_type, IntegerType)
-                and attr.elt_type.width.data == 32):
+        if not (isinstance(attr, DenseArrayBase) and attr.elt_type == i32):  # signless, as upstream's DenseI32ArrayAttr
             yield error(f, f"'{name}' must be an array<i32: ...> of 1 to 3 sizes, got {attr}")
             continue
         dims = [int(v) for v in attr.get_values()]
