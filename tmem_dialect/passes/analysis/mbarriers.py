@@ -62,8 +62,12 @@ class Release:
 
 
 class Order(Enum):
+    """What the mbarrier rules say of a pair of accesses in two warps."""
+
     ORDERED = "ordered"
-    EARLY = "released before its wait"
+    REPORTED = "reported"
+    """Not ordered, and already reported here (an early release, a ring race): the cross-warp
+    check adds no second diagnostic for the pair."""
 
 
 def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | None:
@@ -257,7 +261,7 @@ class MbarrierRules:
                 continue
             if found[1].early is not None:
                 self._report_early(first_, second, w1, w2, found[1])
-                return Order.EARLY
+                return Order.REPORTED
             if not found[1].repeats:
                 return Order.ORDERED
             back = self._released_to(second, first_)
@@ -265,7 +269,7 @@ class MbarrierRules:
                 return None
             if back[1].early is not None:
                 self._report_early(second, first_, w2, w1, back[1])
-                return Order.EARLY
+                return Order.REPORTED
             return Order.ORDERED
         return None
 
@@ -295,7 +299,7 @@ class MbarrierRules:
             key, release = forward[0]
             if release.early is not None:
                 self._report_early(p, c, wp, wc, release)
-                return Order.EARLY
+                return Order.REPORTED
             acquired_p = self._acquired_at.get(p, frozenset())
             backward = [(k, r) for k, r in self._ring_releases(c)
                         if k[1][:-1] == key[1][:-1] and (k[0], k[1][:-1] + (1,)) in acquired_p]
@@ -303,7 +307,7 @@ class MbarrierRules:
                 return self._ring_race(p, c, wp, wc, key[0][1], refill=True)
             if backward[0][1].early is not None:
                 self._report_early(c, p, wc, wp, backward[0][1])
-                return Order.EARLY
+                return Order.REPORTED
             return Order.ORDERED if self._stages_apart(p, c, key[0][1]) else None
         # No release of one side is observed by the other in the same iteration: when the two
         # are a ring's fill and use (the filler writes), iteration t of both meet unordered.
@@ -339,7 +343,7 @@ class MbarrierRules:
         diag.attach_note(f"the {name_of(p if not refill else c)} of warp {wp if not refill else wc}",
                          (p if not refill else c).op)
         self.findings.add(kind, ("ring-race", p.op, c.op, refill), diag)
-        return Order.EARLY
+        return Order.REPORTED
 
     def _ring_trips(self, key: object) -> int | None:
         """Iterations of a ring counter with constant bounds."""
