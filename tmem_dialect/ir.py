@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 from bisect import bisect_right
 from functools import cache
 
+import xdsl
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     FileLineColLoc,
@@ -21,9 +23,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
-from xdsl.utils.exceptions import ParseError, VerifyException
 
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation, error
 
@@ -491,6 +493,13 @@ def verify_diagnostics(root: Operation) -> list[Diagnostic]:
             failed.add(op)
             if _has_failed_ancestor(op, failed):
                 continue  # e.g. func.return reading a malformed func.func: a consequence, not news
+            if isinstance(e, AssertionError) and _raised_in_xdsl(e):
+                # xDSL's verifiers assert on types they assume (llvm.trunc of an f32): invalid IR.
+                operands = ", ".join(str(v.type) for v in op.operands)
+                results = ", ".join(str(r.type) for r in op.results)
+                found.append(error(op, f"'{op.name}' op: invalid operand or result types "
+                                   f"({operands}) -> ({results})"))
+                continue
             found.append(
                 error(op, f"internal error in the verifier of '{op.name}': {type(e).__name__}: {e}")
             )
@@ -513,3 +522,14 @@ def _has_failed_ancestor(op: Operation, failed: set[Operation]) -> bool:
 def verify_or_raise(root: Operation) -> None:
     if found := verify_diagnostics(root):
         raise DiagnosticError(found)
+
+
+def _raised_in_xdsl(e: BaseException) -> bool:
+    """The exception's innermost frame is in the xdsl package (its verifier, not ours)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and _XDSL_DIR in tb.tb_frame.f_code.co_filename
+
+
+_XDSL_DIR = os.path.dirname(xdsl.__file__)

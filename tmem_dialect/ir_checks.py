@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, llvm, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     FloatAttr,
@@ -24,9 +24,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTable
 
+from tmem_dialect.block_order import block_successors, immediate_dominators, reverse_post_order
 from tmem_dialect.diagnostics import Diagnostic, error
 from tmem_dialect.dialects.nvvm import pointer_address_space
-from tmem_dialect.block_order import block_successors, immediate_dominators, reverse_post_order
 
 
 def ir_diagnostics(root: Operation) -> list[Diagnostic]:
@@ -52,7 +52,20 @@ def ir_diagnostics(root: Operation) -> list[Diagnostic]:
             found.extend(_check_llvm_return(op))
         elif isinstance(op, (llvm.LoadOp, llvm.StoreOp)):
             found.extend(_check_atomic_access(op))
+        elif isinstance(op, (vector.InsertOp, vector.ExtractOp)):
+            found.extend(_check_vector_position(op))
     return found
+
+
+def _check_vector_position(op: vector.InsertOp | vector.ExtractOp) -> Iterator[Diagnostic]:
+    """Upstream rejects a static position outside its vector dimension (a dynamic one is -2^63)."""
+    shape = op.dest.type.get_shape() if isinstance(op, vector.InsertOp) else op.vector.type.get_shape()
+    for i, (position, dim) in enumerate(zip(op.static_position.get_values(), shape)):
+        if position != vector.DYNAMIC_INDEX and not 0 <= position < dim:
+            yield error(op, f"'{op.name}' op position {position} (index {i}) is outside its vector "
+                        f"dimension of {dim} elements")
+            return
+
 
 
 def _check_atomic_access(op: llvm.LoadOp | llvm.StoreOp) -> Iterator[Diagnostic]:
@@ -85,6 +98,8 @@ def _check_types(op: Operation) -> Iterator[Diagnostic]:
 def _type_problem(t: Attribute) -> str | None:
     if isinstance(t, llvm.LLVMArrayType) and t.size.data < 0:
         return f"{t} has a negative number of elements"
+    if isinstance(t, llvm.LLVMArrayType) and t.size.data >= 1 << 64:
+        return f"{t} has more elements than a 64-bit count holds (MLIR's LLVM arrays count in uint64)"
     if isinstance(t, llvm.LLVMPointerType):
         space = pointer_address_space(t)
         if not 0 <= space < ADDRESS_SPACE_LIMIT:

@@ -21,7 +21,8 @@ from tmem_dialect.findings import FindingKind
 
 KERNEL_ATTRS = (conventions.KERNEL_ATTR, conventions.NVVM_KERNEL_ATTR)
 BLOCK_SIZE_ATTRS = (conventions.REQNTID_ATTR, conventions.NVVM_REQNTID_ATTR, "nvvm.maxntid")
-COUNT_ATTRS = ("nvvm.maxnreg", "nvvm.minctasm")
+COUNT_ATTRS = ("nvvm.maxnreg", "nvvm.minctasm", "nvvm.cluster_max_blocks")
+CLUSTER_ATTRS = (conventions.CLUSTER_DIM_ATTR, conventions.NVVM_CLUSTER_DIM_ATTR)
 I32_MAX = (1 << 31) - 1
 
 
@@ -82,6 +83,13 @@ def _check_attributes(f: Operation) -> Iterator[Diagnostic]:
         elif name != "nvvm.maxntid" and (total := _product(dims)) > isa.MAX_THREADS_PER_CTA:
             yield error(f, f"'{name}' asks for {total} threads ({' x '.join(map(str, dims))}); a CTA has at "
                            f"most {isa.MAX_THREADS_PER_CTA} threads")
+    for name in CLUSTER_ATTRS:
+        attr = _attr(f, name)
+        if attr is None:
+            continue
+        dims = [int(v) for v in attr.get_values()] if isinstance(attr, DenseArrayBase) and attr.elt_type == i32 else []
+        if not 1 <= len(dims) <= 3 or any(not 1 <= d <= I32_MAX for d in dims):
+            yield error(f, f"'{name}' must be an array<i32: ...> of 1 to 3 positive sizes, got {attr}")
     for name in COUNT_ATTRS:
         attr = _attr(f, name)
         if attr is None:

@@ -41,7 +41,6 @@ TENSOR_MAP_BYTES = 128
 TENSOR_MAP_ALIGN = 64
 BULK_ALIGN = 16  # cp.async.bulk: size and both addresses multiples of 16 [ptxas checks a constant size]
 MULTICAST_MASK_BITS = 16  # ctaMask: one bit per CTA rank of the cluster (an i16 operand) [ptxas]
-MAX_CLUSTER_CTAS = 16
 
 # PTX ISA version each form needs (the ptxas oracle agrees: .cta_group needs 8.6).
 PTX_TMA = (8, 0)

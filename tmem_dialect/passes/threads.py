@@ -73,7 +73,10 @@ class ThreadSpace:
 
 
 SREG_PREFIX = "nvvm.read.ptx.sreg."
-# Special registers that are the same in every thread of the CTA.
+# Special registers that are the same in every thread of the CTA (the cluster ones too: a CTA's
+# rank and position in its cluster are one value for all its threads, PTX ISA "Special Registers").
 CTA_REGISTERS = frozenset(
-    f"{base}.{d}" for base in ("ntid", "ctaid", "nctaid") for d in "xyz"
-) | {"nwarpid"}
+    f"{base}.{d}"
+    for base in ("ntid", "ctaid", "nctaid", "clusterid", "nclusterid", "cluster.ctaid", "cluster.nctaid")
+    for d in "xyz"
+) | {"nwarpid", "cluster.ctarank", "cluster.nctarank"}

@@ -40,7 +40,6 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
             analysis = KernelAnalysis(function, options)
             found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
             found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees))
-            found.extend(_pair_warning(analysis))
             found.extend(kernel_diagnostics(function, module))
             found.extend(analysis.run().items())
     return sorted(found, key=lambda kd: _position(kd[1]))
@@ -63,19 +62,6 @@ def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnos
                     "tcgen05.reqntid): warp checks assume a one-dimensional block of up to "
                     "1024 threads")
         ]
-    return []
-
-
-def _pair_warning(analysis: KernelAnalysis) -> list[tuple[FindingKind, Diagnostic]]:
-    """With cta_group::2, the peer CTA's part is beyond a one-CTA analysis (said as a warning)."""
-    for op, effect in analysis.effects.items():
-        if effect.cta_group is not None:
-            if effect.cta_group != 2:
-                return []
-            diag = warning(op, "cta_group::2: the peer CTA's half of the allocation (the same "
-                           "alloc/dealloc in one warp of the peer, cluster barriers before "
-                           "them) is not checked; this CTA's half is")
-            return [(FindingKind.UNSUPPORTED, diag)]
     return []
 
 

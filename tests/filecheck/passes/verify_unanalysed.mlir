@@ -99,17 +99,3 @@ func.func @partial_barrier() attributes {tcgen05.kernel, tcgen05.reqntid = array
   }
   func.return
 }
-
-// -----
-
-llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
-
-// cta_group::2: this CTA's half is checked, the peer CTA's is not.
-func.func @pair() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
-  %s = llvm.mlir.addressof @slot : !llvm.ptr<3>
-  // expected-warning@+1 {{cta_group::2: the peer CTA's half of the allocation (the same alloc/dealloc in one warp of the peer, cluster barriers before them) is not checked; this CTA's half is}}
-  tcgen05.alloc %s, 64 cta_group(2) : !llvm.ptr<3>
-  %t = llvm.load %s : !llvm.ptr<3> -> i32
-  tcgen05.dealloc %t, 64 cta_group(2)
-  func.return
-}

@@ -12,6 +12,7 @@ from tmem_dialect.passes.analysis.engine import Engine
 from tmem_dialect.passes.analysis.handoff import HandoffRules
 from tmem_dialect.passes.analysis.lifecycle import LifecycleRules
 from tmem_dialect.passes.analysis.mbarriers import MBARRIER_SYNC, MbarrierRules
+from tmem_dialect.passes.analysis.pairs import PairRules
 from tmem_dialect.passes.analysis.ops import (
     Action,
     Category,
@@ -35,6 +36,7 @@ class KernelAnalysis(
     ProvenanceRules,
     CrossWarpRules,
     MbarrierRules,
+    PairRules,
     SetMaxNRegRules,
     StaticFormRules,
     Placement,
