@@ -93,6 +93,24 @@ def _check_types(op: Operation) -> Iterator[Diagnostic]:
         if (problem := _type_problem(value.type)) is not None:
             yield error(op, problem)
             return
+    if op.name.startswith("llvm."):
+        for value in (*op.operands, *op.results):
+            if (signed := _signed_integer(value.type)) is not None:
+                yield error(op, f"'{op.name}' op uses {value.type}, which is not an LLVM type: LLVM "
+                            f"integers are signless ({signed})")
+                return
+
+
+def _signed_integer(t: Attribute) -> IntegerType | None:
+    """A signed or unsigned integer type in `t` (upstream's LLVM ops reject them; fuzz finding)."""
+    if isinstance(t, IntegerType):
+        return t if t.signedness.data is not Signedness.SIGNLESS else None
+    for param in getattr(t, "parameters", ()):
+        inner = param.data if isinstance(param, ArrayAttr) else (param,)
+        for attr in inner:
+            if isinstance(attr, Attribute) and (found := _signed_integer(attr)) is not None:
+                return found
+    return None
 
 
 def _type_problem(t: Attribute) -> str | None:
