@@ -45,6 +45,21 @@ def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[Findi
     return found
 
 
+def module_diagnostics(module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
+    """What ptxas rejects in `module` outside any one kernel: a global aligned to 2^32 bytes or
+    more (ptxas: "Constant overflow"; it is emitted whether or not a kernel uses it)."""
+    return [
+        (FindingKind.RESOURCE_LIMIT,
+         error(op, f"alignment {op.alignment.value.data} of '@{op.sym_name.data}' is too large: "
+                   f"ptxas takes alignments below 2^32 bytes"))
+        for op in module.walk()
+        if isinstance(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= MAX_ALIGNMENT
+    ]
+
+
+MAX_ALIGNMENT = 1 << 32
+
+
 def kernels(module: Operation) -> Iterator[Operation]:
     """The kernel functions of `module`."""
     return (op for op in module.walk() if isinstance(op, (func.FuncOp, llvm.FuncOp)) and conventions.is_kernel(op))

@@ -23,28 +23,28 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
-from tmem_dialect.findings import FindingKind
-from tmem_dialect import diagnostics as diag
 from tmem_dialect import conventions, isa
+from tmem_dialect import diagnostics as diag
 from tmem_dialect.dialects import make_context
 from tmem_dialect.dialects.interfaces import tmem_effect
-from tmem_dialect.interpreter import values as V
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
+from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
+from tmem_dialect.interpreter.memory import MemoryFault, MemRefValue
 from tmem_dialect.interpreter.ops.cluster import ClusterFunctions
 from tmem_dialect.interpreter.ops.control import ControlFunctions, LLVMControlFunctions
-from tmem_dialect.memory_model import rules_version
 from tmem_dialect.interpreter.ops.gpu import GPUFunctions, generic_tmem_impl
 from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
 from tmem_dialect.interpreter.ops.producers import ProducerFunctions
-from tmem_dialect.interpreter.ops.tma import TmaFunctions
-from tmem_dialect.interpreter.tensor_map import TensorMap
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
-from tmem_dialect.interpreter.memory import MemRefValue
+from tmem_dialect.interpreter.ops.tma import TmaFunctions
 from tmem_dialect.interpreter.sync import Aborted
+from tmem_dialect.interpreter.tensor_map import TensorMap
 from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.ir import parse_module, verify_diagnostics
+from tmem_dialect.memory_model import rules_version
 
 Kernel = func.FuncOp | llvm.FuncOp
 
@@ -268,8 +268,12 @@ def _setup_globals(machine: Machine, module: ModuleOp) -> None:
         if shared:
             # The alignment matters: swizzled operands are read at absolute shared addresses.
             align = max(16, getattr(getattr(op, "alignment", None), "value", None) and op.alignment.value.data or 16)
-            machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make(), align)
-                                     for c in range(len(machine.ctas))]
+            try:
+                machine.globals[name] = [machine.memory.add_shared(c, f"@{name}", make(), align)
+                                         for c in range(len(machine.ctas))]
+            except MemoryFault as e:  # e.g. an alignment of 2^34: no placement in a CTA's window
+                raise _fail(FindingKind.RESOURCE_LIMIT, op, f"shared global '@{name}' (aligned to {align} "
+                            f"bytes) cannot be placed: {e}") from None
             if init is not None:
                 for buf in machine.globals[name]:
                     machine.shared.mark_initialized(buf)

@@ -11,7 +11,7 @@ from xdsl.utils.target import Target
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import DiagnosticError, error
-from tmem_dialect.kernel_checks import kernel_diagnostics, kernels
+from tmem_dialect.kernel_checks import kernel_diagnostics, kernels, module_diagnostics
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
 
 
@@ -43,7 +43,8 @@ class PTXTarget(Target):
             version = isa.parse_ptx_version(str(self.version))
         except ValueError as e:
             raise DiagnosticError([error(None, str(e))]) from None
-        rejected = [d for kernel in kernels(module) for _, d in kernel_diagnostics(kernel, module)]
+        rejected = [d for _, d in module_diagnostics(module)]
+        rejected += [d for kernel in kernels(module) for _, d in kernel_diagnostics(kernel, module)]
         if rejected:
             raise DiagnosticError(rejected)  # what ptxas would reject, said at our ops first
         ptx = emit_ptx(nvvm_level(ctx, module), version, self.arch)

@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass
 from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, warning
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.kernel_checks import kernel_diagnostics
+from tmem_dialect.kernel_checks import kernel_diagnostics, module_diagnostics
 from tmem_dialect.passes.analysis import (
     KernelAnalysis,
     Options,
@@ -32,7 +32,7 @@ def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
 def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKind, Diagnostic]]:
     """Every finding of tmem-verify on `module` with its kind (shared with the interpreter), in
     source order."""
-    found: list[tuple[FindingKind, Diagnostic]] = []
+    found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module))
     functions = tmem_functions(module)
     callees = function_names(functions)
     with frozen_heap():

@@ -26,10 +26,77 @@ class CrossWarpRules:
     """Checks across warps, per barrier interval, after the fixpoint."""
 
     def _check_intervals(self) -> None:
-        for label, events in self._events.items():
-            self._check_interval(label, events)
+        for events in self._events.values():
             self._check_concurrent_allocs(events)
+        for group in self._interval_groups():
+            if len(group) == 1:
+                self._check_interval(group[0], self._events[group[0]])
+            else:
+                self._check_interval(group[0], {}, group)
         self._check_slot_reads()
+
+    def _interval_groups(self) -> list[list[Operation | None]]:
+        """Intervals whose events may run concurrently: a partial named barrier (bar.sync id, count)
+        begins an interval only for the warps that take part, so its interval joins the ones those
+        warps came from, where the other warps still are (union-find over the barriers' parents)."""
+        parent: dict[Operation | None, Operation | None] = {label: label for label in self._events}
+
+        def find(x: Operation | None) -> Operation | None:
+            while parent.setdefault(x, x) is not x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for label, (_, parents) in self._meetings.items():
+            if self._partial(label):
+                for p in parents:
+                    if p is not label:
+                        parent[find(label)] = find(p)
+        groups: dict[Operation | None, list[Operation | None]] = {}
+        for label in self._events:
+            groups.setdefault(find(label), []).append(label)
+        return list(groups.values())
+
+    def _ordered_by_barriers(self, x: Operation | None, wa: int, y: Operation | None, wb: int) -> bool:
+        """Warp wa's event in interval x and warp wb's in interval y (of one group) are ordered: on
+        every chain of barriers from one interval back to the other, some barrier has both warps."""
+        if x is y:
+            return False
+        if not self._partial(x) and not self._partial(y):
+            return True  # two intervals of whole-CTA barriers: a barrier separates them
+        both = (1 << wa) | (1 << wb)
+        return self._chains_blocked(y, x, both) or self._chains_blocked(x, y, both)
+
+    def _chains_blocked(self, later: Operation | None, earlier: Operation | None, both: int) -> bool:
+        """`earlier` is an ancestor of `later` and every chain of parents from `later` to it passes
+        a barrier that both warps of `both` take part in (`later` itself included)."""
+        stack, seen = [later], set()
+        while stack:
+            label = stack.pop()
+            if label in seen:
+                continue
+            seen.add(label)
+            warps, parents = self._meetings.get(label, (0, frozenset()))
+            if label is not None and warps & both == both:
+                continue  # blocked: both warps meet here
+            for p in parents:
+                if p is earlier:
+                    return False  # a chain reaches `earlier` with no barrier of both warps
+                stack.append(p)
+        return self._is_ancestor(earlier, later)
+
+    def _is_ancestor(self, earlier: Operation | None, later: Operation | None) -> bool:
+        stack, seen = [later], set()
+        while stack:
+            label = stack.pop()
+            if label in seen:
+                continue
+            seen.add(label)
+            for p in self._meetings.get(label, (0, frozenset()))[1]:
+                if p is earlier:
+                    return True
+                stack.append(p)
+        return False
 
     def _check_concurrent_allocs(self, events: dict[tuple[OpInfo, Operation | None], int]) -> None:
         """Two tcgen05.alloc of different warps in one barrier interval: nothing orders them,
@@ -65,16 +132,25 @@ class CrossWarpRules:
                 )
 
     def _check_interval(
-        self, label: Operation | None, events: dict[tuple[OpInfo, Operation | None], int]
+        self, label: Operation | None, events: dict[tuple[OpInfo, Operation | None], int],
+        group: list[Operation | None] | None = None,
     ) -> None:
-        items = [
-            (info, escaped, mask, assume)
-            for (info, escaped, assume), mask in events.items()
-            if info.category is Category.EFFECT and info.kind is not None
-            and (info.kind.is_async_access or info.kind is EffectKind.DEALLOC)
-        ]
+        """Conflicts between warps in one interval, or in a group of intervals that partial named
+        barriers split (each event then has its interval, and pairs those barriers order are skipped)."""
+        sources = [(label, events)] if group is None else [(g, self._events[g]) for g in group]
+        items = []
+        where: list[Operation | None] = []
+        for interval, interval_events in sources:
+            for (info, escaped, assume), mask in interval_events.items():
+                if (info.category is Category.EFFECT and info.kind is not None
+                        and (info.kind.is_async_access or info.kind is EffectKind.DEALLOC)):
+                    items.append((info, escaped, mask, assume))
+                    where.append(interval)
         if not items:
             return
+
+        def ordered(i: int, wi: int, j: int, wj: int) -> bool:
+            return group is not None and self._ordered_by_barriers(where[i], wi, where[j], wj)
         boxes = {item[0]: self._boxes(item[0]) for item in items}
         # Sweep over columns: only boxes that share a column can conflict.
         entries = []
@@ -94,7 +170,7 @@ class CrossWarpRules:
             col_lo = entry[0]
             active = [a for a in active if a[1] >= col_lo]
             for other in active:
-                if other[2] == entry[2]:
+                if other[2] == entry[2] or ordered(other[3], other[2], entry[3], entry[2]):
                     continue
                 a_info, b_info = items[other[3]][0], items[entry[3]][0]
                 if a_info.anchor != b_info.anchor:
@@ -121,22 +197,44 @@ class CrossWarpRules:
                         continue
                     for i in groups[gi]:
                         for j in groups[gj]:
-                            self._may_pair(items, i, j, pairs)
+                            self._may_pair(items, i, j, pairs, ordered)
         for i in unknown:
             for j in range(len(items)):
                 a, b = min(i, j), max(i, j)
-                self._may_pair(items, a, b, pairs)
+                self._may_pair(items, a, b, pairs, ordered)
         for (i, j), (wi, wj, exact) in sorted(pairs.items()):
-            self._conflict(label, items[i], items[j], wi, wj, exact)
+            if not exact:
+                decided = self._decide_periodic(where[j], items[i], items[j])
+                if decided is False:
+                    continue  # disjoint in every pair of iterations that can overlap
+                if decided is not None:
+                    wi, wj, exact = *decided, True
+            self._conflict(where[j], items[i], items[j], wi, wj, exact)
 
-    def _may_pair(self, items, i: int, j: int, pairs: dict[tuple[int, int], tuple[int, int, bool]]) -> None:
+    def _decide_periodic(self, label, a_item, b_item) -> tuple[int, int] | bool | None:
+        """Loop-indexed addresses (periodic.py), over every pair of warps: the warps of a pair
+        that touch a common cell, False when no pair does, None when undecidable."""
+        a_info, a_escaped, a_mask, _ = a_item
+        b_info, b_escaped, b_mask, _ = b_item
+        if a_escaped is not None or b_escaped is not None:
+            return None
+        undecided = False
+        for wa in self.space.warps(a_mask):
+            for wb in self.space.warps(b_mask & ~(1 << wa)):
+                verdict = self._periodic_overlap(label, a_info, wa, b_info, wb)
+                if verdict:
+                    return wa, wb
+                undecided = undecided or verdict is None
+        return None if undecided else False
+
+    def _may_pair(self, items, i: int, j: int, pairs: dict[tuple[int, int], tuple[int, int, bool]], ordered) -> None:
         """Record a possible conflict between items i <= j, run by two different warps."""
         mi, mj = items[i][2], items[j][2]
         for wi in self.space.warps(mi):
-            others = mj & ~(1 << wi)
-            if others:
-                pairs.setdefault((i, j), (wi, (others & -others).bit_length() - 1, False))
-                return
+            for wj in self.space.warps(mj & ~(1 << wi)):
+                if not ordered(i, wi, j, wj):
+                    pairs.setdefault((i, j), (wi, wj, False))
+                    return
 
     def _conflict(self, label, a_item, b_item, wa: int, wb: int, exact: bool) -> None:
         a_info, a_escaped, _, a_assume = a_item

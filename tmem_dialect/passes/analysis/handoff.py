@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
+from tmem_dialect import isa
 from tmem_dialect.diagnostics import warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF
 from tmem_dialect.passes.analysis.ops import (
     Action,
     OpInfo,
+    few_warps,
     name_of,
     other_warp,
     warps_text,
@@ -83,6 +85,12 @@ class HandoffRules:
         if self._report:
             self._op_masks[info] = self._op_masks.get(info, 0) | all_warps
             self._check_barrier(info, all_warps)
+            label = self._interval_of(barrier)
+            warps, parents = self._meetings.get(label, (0, frozenset()))
+            self._meetings[label] = (
+                warps | all_warps,
+                parents | {self._interval_of(e) for local, _ in meeting for e in local.epoch},
+            )
         out = []
         for local, mask in state:
             cta = CtaFacts()
@@ -209,16 +217,24 @@ class HandoffRules:
     def _check_barrier(self, info: OpInfo, warps: int) -> None:
         op = info.op
         count = getattr(op, "numberOfThreads", None)
-        count_form = self.values.form(count) if count is not None else None
-        whole_cta = (
-            count_form is not None and count_form.constant == self.space.nthreads
-            and self.space.declared and warps == self.space.all_warps
-        )
-        if count is not None and not whole_cta:
+        if count is not None and self.space.declared and self._partial(op):
+            threads = warps.bit_count() * isa.WARP_SIZE
+            constant = self._barrier_count(op)
+            if constant != threads:
+                said = f"its count of {constant} threads" if constant is not None else "its thread count (not a constant)"
+                self.findings.add(
+                    FindingKind.BARRIER_SCOPE, ("named-barrier", op),
+                    warning(op, f"{said} does not match the {threads} threads of the warps that may "
+                            f"reach it ({few_warps(warps)}); the TMEM checks take it as ordering "
+                            "those warps with each other"),
+                )
+            return  # warps outside a named barrier's count are not expected to reach it
+        if count is not None and not self.space.declared:
             self.findings.add(
                 FindingKind.BARRIER_SCOPE, ("named-barrier", op),
-                warning(op, "a barrier with a thread count synchronizes only some warps; the TMEM "
-                        "checks treat it as a barrier of the whole CTA"),
+                warning(op, "the kernel does not declare its block size, so which warps this barrier "
+                        "with a thread count orders is not known; the TMEM checks take it as a "
+                        "barrier of the whole CTA"),
             )
         missing = self.space.all_warps & ~warps
         if missing and self.space.declared:
@@ -227,3 +243,17 @@ class HandoffRules:
                 warning(op, f"{warps_text(missing)} this barrier; the TMEM checks "
                         "assume every warp of the CTA takes part in it"),
             )
+
+    def _barrier_count(self, op: Operation) -> int | None:
+        count = getattr(op, "numberOfThreads", None)
+        form = self.values.form(count) if count is not None else None
+        return form.constant if form is not None and isinstance(form.constant, int) else None
+
+    def _partial(self, label: Operation | None) -> bool:
+        """A named barrier for fewer threads than the CTA (bar.sync id, count): it orders only the
+        warps that take part (PTX ISA "barrier{.cta}": the count of threads expected). Its count
+        must be a constant to be known partial; a non-constant count is partial unless proven
+        otherwise (the check says so)."""
+        if label is None or getattr(label, "numberOfThreads", None) is None or not self.space.declared:
+            return False
+        return self._barrier_count(label) != self.space.nthreads

@@ -12,7 +12,6 @@ from tmem_dialect.passes.analysis.engine import Engine
 from tmem_dialect.passes.analysis.handoff import HandoffRules
 from tmem_dialect.passes.analysis.lifecycle import LifecycleRules
 from tmem_dialect.passes.analysis.mbarriers import MBARRIER_SYNC, MbarrierRules
-from tmem_dialect.passes.analysis.pairs import PairRules
 from tmem_dialect.passes.analysis.ops import (
     Action,
     Category,
@@ -21,10 +20,12 @@ from tmem_dialect.passes.analysis.ops import (
     OpInfo,
     first,
 )
+from tmem_dialect.passes.analysis.pairs import PairRules
+from tmem_dialect.passes.analysis.periodic import PeriodicAddresses
 from tmem_dialect.passes.analysis.placement import Placement
 from tmem_dialect.passes.analysis.provenance import ProvenanceRules
-from tmem_dialect.passes.analysis.state import Local, join_states
 from tmem_dialect.passes.analysis.setmaxnreg import SetMaxNRegRules
+from tmem_dialect.passes.analysis.state import Local, join_states
 from tmem_dialect.passes.analysis.static_forms import StaticFormRules
 from tmem_dialect.passes.cfg import ForwardSolver, Node
 
@@ -35,6 +36,7 @@ class KernelAnalysis(
     LifecycleRules,
     ProvenanceRules,
     CrossWarpRules,
+    PeriodicAddresses,
     MbarrierRules,
     PairRules,
     SetMaxNRegRules,
@@ -82,6 +84,7 @@ class KernelAnalysis(
         self._replayed = {(anchor, action) for anchor, actions in self.fixes_before.items() for action in actions}
         self._events: dict[Operation | None, dict[tuple[OpInfo, Operation | None], int]] = {}
         self._op_masks: dict[OpInfo, int] = {}
+        self._meetings: dict[Operation | None, tuple[int, frozenset[Operation | None]]] = {}
         self._node_masks: dict[Node, int] = {}
         self._releases = {}
         self._acquired_at = {}

@@ -63,8 +63,8 @@ class PairRules:
             (op, kind) for node in self.cfg.nodes if self._node_masks.get(node, 0)  # type: ignore[attr-defined]
             for op in node.ops if (kind := pair_kind(op)) is not None
         ]
-        if not pair_ops:
-            return
+        if not pair_ops or any(e.cta_group == 1 for e in self.effects.values()):  # type: ignore[attr-defined]
+            return  # no pairs, or a kernel mixing cta_groups (reported as such, kernel_checks)
         seen = self._cluster_barriers_seen()
         for op, kind in pair_ops:
             if kind is not EffectKind.RELINQUISH:
