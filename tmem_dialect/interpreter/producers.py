@@ -58,6 +58,9 @@ class MmaOperands:
     a_taddr: int | None = None  # A from TMEM
     scale_input_d: int | None = None
     ws: bool = False
+    scale_a_taddr: int | None = None  # block-scaled kinds: the scale factors in TMEM
+    scale_b_taddr: int | None = None
+    scale_vec: isa.ScaleVec | None = None
 
 
 class Producers:
@@ -183,16 +186,16 @@ class Producers:
         except DescriptorError as e:
             self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: {e}"))
             return
-        if ops.kind.block_scaled:
-            self.report(op, Misuse(FindingKind.UNSUPPORTED,
-                                   f"the interpreter does not read block-scale factors from TMEM yet ({op.name})"),
-                        severity="warning")
-            return
         from tmem_dialect.interpreter import (
             lifecycle,  # it sits above this module (imports the machine)
         )
 
         group = lifecycle.check_cta_group(m, w, op, ops.cta_group)
+        if ops.kind.block_scaled and group != 1:
+            self.report(op, Misuse(FindingKind.UNSUPPORTED,
+                                   f"the interpreter reads block-scale factors for cta_group::1 only ({op.name})"),
+                        severity="warning")
+            return
         ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
         k = ops.kind.dense_k
         rows = idesc.m // group
@@ -215,6 +218,11 @@ class Producers:
         except (DescriptorError, MemoryFault) as e:
             self._operand_error(w, op, e)
             return
+        scales = None
+        if ops.kind.block_scaled:
+            scales = self._scale_factors(w, op, ops, idesc, rows)
+            if scales is None:
+                return
         for c in ctas:
             self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
         record = self._new_record(w, op)
@@ -224,8 +232,37 @@ class Producers:
             if not self._writable(w, op, c, flat, "overwrites" if not ops.accumulate else "accumulates into"):
                 continue
             old = tc.from_cells(tmem.cells[flat], idesc.d_type) if ops.accumulate else None
-            d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
+            if scales is None:
+                d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
+            else:
+                d = _block_scaled(idesc, a, b, old, *scales)
             self._write(c, flat, tc.to_cells(d), record)
+
+    def _scale_factors(self, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
+                       rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(each row's lane partition, scale_A (rows, per_row), scale_B per partition (4, N,
+        per_row)) read from TMEM (isa.scale_factor_cells); None after reporting a bad operand."""
+        per_row = isa.scale_factors_per_row(ops.kind, ops.scale_vec)
+        for role, sid in (("A", idesc.a_scale_id), ("B", idesc.b_scale_id)):
+            if err := isa.scale_id_error(ops.kind, ops.scale_vec, sid):
+                self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: scale {role}: {err}"))
+                return None
+        assert idesc.scale_type is not None and ops.scale_a_taddr is not None and ops.scale_b_taddr is not None
+        cells = self.machine.ctas[w.cta].tmem.cells
+        d_lanes, _ = isa.accumulator_layout(idesc.m, 1, 1)
+        partition = d_lanes[:, 0] // isa.LANES_PER_WARP
+        try:
+            sfa, flat_a = tc.read_scale_factors(cells, ops.scale_a_taddr, rows, per_row, idesc.a_scale_id,
+                                                partition, idesc.scale_type)
+            sfb_parts = [tc.read_scale_factors(cells, ops.scale_b_taddr, idesc.n, per_row, idesc.b_scale_id, q,
+                                               idesc.scale_type)
+                         for q in range(isa.TMEM_LANES // isa.LANES_PER_WARP)]
+        except DescriptorError as e:
+            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: {e}"))
+            return None
+        flats = [flat_a.reshape(-1)] + [f.reshape(-1) for _, f in sfb_parts]
+        self.check_tmem(w, op, np.unique(np.concatenate(flats)), "reads scale factors in", same_warp_pipelined=True)
+        return partition, sfa, np.stack([v for v, _ in sfb_parts])
 
     def _operand_error(self, w: WarpInterpreter, op: Operation, e: Exception) -> None:
         if isinstance(e, DescriptorError):
@@ -328,6 +365,37 @@ class Producers:
             if self._writable(w, op, c, flat, "overwrites"):
                 words = np.ascontiguousarray(data.astype(np.uint8)).view(np.uint32)  # (rows, columns)
                 self._write(c, flat, words[src_rows], record)
+
+    # ---- tcgen05.shift ----------------------------------------------------------------------
+
+    def shift(self, w: WarpInterpreter, op: Operation, taddr: int, cta_group: int) -> None:
+        """One thread's tcgen05.shift.down: in the 32 lanes from taddr's lane, the 8 columns from
+        its column move one lane down (isa.shift_moves); asynchronous like mma and cp."""
+        m = self.machine
+        from tmem_dialect.interpreter import lifecycle
+
+        lane0, col0 = isa.taddr_lane(taddr), isa.taddr_column(taddr)
+        if err := isa.shift_taddr_error(lane0):
+            m.report(FindingKind.LANE_QUARTER, "error", op, f"{op.name} of warp {w.warp}: {err}", key=w.warp)
+            return
+        if col0 + isa.SHIFT_COLUMNS > isa.TMEM_COLUMNS:
+            m.report(FindingKind.OUT_OF_BOUNDS, "error", op,
+                     f"{op.name} of warp {w.warp} shifts columns {col0}..{col0 + isa.SHIFT_COLUMNS - 1}, past "
+                     f"column {isa.TMEM_COLUMNS - 1}", key=w.warp)
+            return
+        group = lifecycle.check_cta_group(m, w, op, cta_group)
+        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
+        moves = np.array(isa.shift_moves())
+        cols = col0 + np.arange(isa.SHIFT_COLUMNS)
+        src = (lane0 + moves[:, :1]) * isa.TMEM_COLUMNS + cols[None, :]
+        dst = (lane0 + moves[:, 1:]) * isa.TMEM_COLUMNS + cols[None, :]
+        for c in ctas:
+            self.check_tmem(_AsCta(w, c), op, src.reshape(-1), "shifts", same_warp_pipelined=True)
+        record = self._new_record(w, op)
+        for c in ctas:
+            data = self.machine.ctas[c].tmem.cells[src].copy()  # read all rows before any moves
+            if self._writable(_AsCta(w, c), op, c, dst, "overwrites"):
+                self._write(c, dst, data, record)
 
     # ---- completion and its observers ------------------------------------------------------
 
@@ -494,6 +562,16 @@ class Producers:
             return
         for b, misuse in self.mbarriers.leftovers():
             self.report(b.init_op, misuse, severity="warning")
+
+
+def _block_scaled(idesc: isa.InstrDescriptor, a: np.ndarray, b: np.ndarray, old: np.ndarray | None,
+                  partition: np.ndarray, sfa: np.ndarray, sfb: np.ndarray) -> np.ndarray:
+    """D of a block-scaled mma: each lane partition's rows of D with that partition's scale_B."""
+    out = np.empty((a.shape[0], b.shape[0]), dtype=np.float32)
+    for q in np.unique(partition):
+        rows = np.flatnonzero(partition == q)
+        out[rows] = tc.multiply(idesc, a[rows], b, None if old is None else old[rows], sfa[rows], sfb[q])
+    return out
 
 
 def _async_proxy_write(op: Operation | None) -> bool:
