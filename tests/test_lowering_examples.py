@@ -57,6 +57,14 @@ EXAMPLE_ARGS = {
         (np.arange(8192) % 5 - 2).astype(np.float16),
         np.zeros(16384, np.float32),
     ],
+    "tmem_shift": lambda: [np.zeros(2048, np.int32)],
+    "gemm_mxf8f6f4_tile": lambda: [
+        (np.arange(4096) * 0x01030507 % 0x7E7E7E7E).astype(np.int32),  # e4m3 codes, none 0x7F
+        (np.arange(8192) * 0x02040608 % 0x7E7E7E7E).astype(np.int32),
+        np.full(128, 0x7F7E7F80, np.int32),  # ue8m0 scales 2^1, 2^0, 2^-1, 2^0
+        np.full(256, 0x807F7E7F, np.uint32).view(np.int32),
+        np.zeros(32768, np.float32),
+    ],
     "gemm_f16_tile": lambda: [
         (np.arange(8192) % 7 - 3).astype(np.float16),
         (np.arange(16384) % 5 - 2).astype(np.float16),

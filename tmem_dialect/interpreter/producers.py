@@ -70,6 +70,7 @@ class Producers:
         self.machine = machine
         self.mbarriers = MBarriers(machine.warp_count)
         self.async_writer = [np.full(CELLS, -1, dtype=np.int64) for _ in machine.ctas]
+        self.async_tmem_reader = [np.full(CELLS, -1, dtype=np.int64) for _ in machine.ctas]  # mma operands in TMEM
         self.records: list[AsyncRecord] = []
         self.proxy_fences: list[list[int]] = [[] for _ in range(machine.warp_count)]
         self.stuck: dict[int, tuple[_StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
@@ -207,9 +208,12 @@ class Producers:
                                                     idesc.n // group, k, idesc.transpose_b))
             b = np.concatenate(b_parts, axis=0)
             results = []
+            tmem_reads: list[tuple[int, np.ndarray]] = []  # (CTA, cells) of the operands read from TMEM
             for c in ctas:
                 if ops.a_taddr is not None:
                     a = tc.read_tmem_operand(m.ctas[c].tmem.cells, ops.a_taddr, idesc.a_type, idesc.m, k, group)
+                    a_flat, _ = tc.a_from_tmem_flat(ops.a_taddr, idesc.m, k, idesc.a_type.bits, group)
+                    tmem_reads.append((c, np.unique(a_flat)))
                 else:
                     assert ops.a_desc is not None
                     a = tc.read_smem_operand(self.shared_reader(_AsCta(w, c), op), ops.a_desc, ops.kind,
@@ -223,9 +227,12 @@ class Producers:
             scales = self._scale_factors(w, op, ops, idesc, rows)
             if scales is None:
                 return
+            tmem_reads.append((w.cta, scales[3]))
         for c in ctas:
             self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
         record = self._new_record(w, op)
+        for c, cells in tmem_reads:
+            self.async_tmem_reader[c][cells] = record
         for c, a in zip(ctas, results):
             tmem = m.ctas[c].tmem
             flat = tc.accumulator_flat(ops.d_taddr, idesc.m, idesc.n, group, ops.ws)
@@ -235,13 +242,14 @@ class Producers:
             if scales is None:
                 d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
             else:
-                d = _block_scaled(idesc, a, b, old, *scales)
+                d = _block_scaled(idesc, a, b, old, *scales[:3])
             self._write(c, flat, tc.to_cells(d), record)
 
     def _scale_factors(self, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
-                       rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                       rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """(each row's lane partition, scale_A (rows, per_row), scale_B per partition (4, N,
-        per_row)) read from TMEM (isa.scale_factor_cells); None after reporting a bad operand."""
+        per_row), the TMEM cells read) from TMEM (isa.scale_factor_cells); None after reporting
+        a bad operand."""
         per_row = isa.scale_factors_per_row(ops.kind, ops.scale_vec)
         for role, sid in (("A", idesc.a_scale_id), ("B", idesc.b_scale_id)):
             if err := isa.scale_id_error(ops.kind, ops.scale_vec, sid):
@@ -261,8 +269,9 @@ class Producers:
             self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: {e}"))
             return None
         flats = [flat_a.reshape(-1)] + [f.reshape(-1) for _, f in sfb_parts]
-        self.check_tmem(w, op, np.unique(np.concatenate(flats)), "reads scale factors in", same_warp_pipelined=True)
-        return partition, sfa, np.stack([v for v, _ in sfb_parts])
+        read = np.unique(np.concatenate(flats))
+        self.check_tmem(w, op, read, "reads scale factors in", same_warp_pipelined=True)
+        return partition, sfa, np.stack([v for v, _ in sfb_parts]), read
 
     def _operand_error(self, w: WarpInterpreter, op: Operation, e: Exception) -> None:
         if isinstance(e, DescriptorError):
@@ -282,6 +291,7 @@ class Producers:
         if not self._d_allocated(w, op, cta, flat):
             return False
         self.check_tmem(w, op, flat.reshape(-1), verb, same_warp_pipelined=True)
+        self.check_tmem_readers(w, op, cta, flat.reshape(-1), verb, same_warp_pipelined=True)
         self._check_history(w, op, cta, flat)
         return True
 
@@ -430,6 +440,30 @@ class Producers:
                 f"{rec.warp} that writes it may still be in flight: {why}; D may be read, overwritten, "
                 "freed or handed over only after the commit's mbarrier phase is observed",
                 [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp))
+
+    def check_tmem_readers(self, w: WarpInterpreter, op: Operation, cta: int, flat: np.ndarray, verb: str,
+                           same_warp_pipelined: bool = False) -> None:
+        """Warp `w` overwrites or frees TMEM cells `flat` that an async op (an mma reading its
+        scale factors) may still be reading: that op must be known complete to `w` (its operands
+        may be overwritten only after its commit's mbarrier phase is observed). The cells then no
+        longer hold an operand in flight."""
+        readers = self.async_tmem_reader[cta]
+        ids = readers[flat]
+        tracker = self.mbarriers.tracker
+        for rid in np.unique(ids[ids >= 0]):
+            rec = self.records[int(rid)]
+            if same_warp_pipelined and rec.warp == w.warp:
+                continue
+            if tracker.complete_for(w.warp, rec.warp, rec.seq):
+                continue
+            cell = int(flat[np.argmax(ids == rid)])
+            self.report(op, Misuse(
+                FindingKind.ASYNC_PENDING,
+                f"{op.name} of warp {w.warp} {verb} {cell_text(cell)}, which the {rec.op.name} of warp {rec.warp} "
+                "may still be reading: the TMEM operands of an mma may be overwritten or freed only after its "
+                "commit's mbarrier phase is observed",
+                [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp, "tmem-read"))
+        readers[flat] = -1
 
     def commit(self, w: WarpInterpreter, op: Operation, address: int, cta_group: int,
                multicast: int | None = None) -> None:
@@ -609,6 +643,7 @@ def check_access(machine: Machine, w: WarpInterpreter, op: Operation, kind: Effe
     verb = {EffectKind.DEALLOC: "frees"}.get(kind, "writes" if kind.writes_tmem else "reads")
     state.check_tmem(w, op, flat, verb)
     if kind.writes_tmem or kind is EffectKind.DEALLOC:
+        state.check_tmem_readers(w, op, w.cta, flat, verb)
         state.async_writer[w.cta][flat] = -1  # these cells no longer hold an async op's result
 
 
