@@ -170,6 +170,106 @@ def test_tmem_run_executes_the_mxf8f6f4_example(capsys):
     assert c.shape == (M * N,) and (c == 64.0).all()
 
 
+# ---- mxf4nvf4 (e2m1, ue4m3 at scale_vec::4X) and mxf4 (e2m1, ue8m0 at 2X) -------------------------
+
+NVFP4 = (EXAMPLES / "gemm_mxf4nvf4_tile.mlir").read_text()
+K4 = 256  # 4 k-steps of 64 e2m1 elements, 32 bytes each
+
+
+def e2m1(codes: np.ndarray) -> np.ndarray:
+    """OCP e2m1: sign, 2 exponent bits (bias 1), 1 mantissa bit; exponent 0 is m * 0.5."""
+    c = codes.astype(np.int64)
+    sign = np.where(c & 0x8, -1.0, 1.0)
+    e, m = (c >> 1) & 0x3, c & 0x1
+    return sign * np.where(e == 0, m * 0.5, (1 + m / 2) * 2.0 ** (e - 1))
+
+
+def ue4m3(codes: np.ndarray) -> np.ndarray:
+    """Unsigned e4m3 (the NVFP4 scale): 4 exponent bits (bias 7), 3 mantissa bits."""
+    c = codes.astype(np.int64)
+    e, m = (c >> 3) & 0xF, c & 0x7
+    return np.where(e == 0, m / 8 * 2.0**-6, (1 + m / 8) * 2.0 ** (e - 7))
+
+
+def pack_e2m1(codes: np.ndarray) -> np.ndarray:
+    """Two e2m1 codes per byte along K, the even element in the low nibble, as int32 words."""
+    packed = (codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8)
+    return np.ascontiguousarray(packed).reshape(-1).view(np.int32)
+
+
+def packed_scales_per_kstep(sf: np.ndarray, per_mma: int) -> np.ndarray:
+    """(rows, 4 * per_mma) scale codes as the NVFP4 example takes them: per k-step, per 128 rows, a
+    32 x 16-byte tile whose row r0 holds, in bytes 4 * c .. 4 * c + per_mma - 1, the k-step's
+    scales of row 32 * c + r0 (the rest of each word zero; scale-factor ID 0)."""
+    rows = sf.shape[0]
+    words = np.zeros((rows, 4, 4), np.uint8)  # [row][k-step][byte]
+    words[:, :, :per_mma] = sf.reshape(rows, 4, per_mma)
+    tiles = words.reshape(rows // 128, 4, 32, 4, 4).transpose(3, 0, 2, 1, 4)  # [k][tile][r0][c][byte]
+    return np.ascontiguousarray(tiles).reshape(-1).view(np.int32)
+
+
+def as_mxf4(text: str) -> str:
+    """The NVFP4 example as kind::mxf4: ue8m0 scales per 32 elements (.scale_vec::2X, two per
+    mma in the low half word, ID 0)."""
+    out = text.replace("mxf4nvf4 m 128 n 256 a e2m1 b e2m1 scale ue4m3", "mxf4 m 128 n 256 a e2m1 b e2m1 scale ue8m0")
+    out = out.replace("tcgen05.mma mxf4nvf4", "tcgen05.mma mxf4").replace("scale_vec x4", "scale_vec x2")
+    assert "tcgen05.mma mxf4 " in out and "instr_desc mxf4 " in out and "scale_vec x2" in out
+    return out
+
+
+@pytest.mark.parametrize("kind", ["mxf4nvf4", "mxf4"])
+@pytest.mark.parametrize("schedule", ["round-robin", "random:9"])
+def test_fp4_tile_equals_numpy(kind, schedule):
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 16, (M, K4))
+    b = rng.integers(0, 16, (N, K4))
+    if kind == "mxf4nvf4":
+        text, block, decode = NVFP4, 16, ue4m3
+        sfa, sfb = rng.integers(0x28, 0x48, (M, K4 // 16)), rng.integers(0x28, 0x48, (N, K4 // 16))
+    else:
+        text, block, decode = as_mxf4(NVFP4), 32, ue8m0
+        sfa, sfb = rng.integers(120, 135, (M, K4 // 32)), rng.integers(120, 135, (N, K4 // 32))
+    per_mma = 64 // block
+    args = [pack_e2m1(a), pack_e2m1(b), packed_scales_per_kstep(sfa, per_mma), packed_scales_per_kstep(sfb, per_mma),
+            np.zeros(M * N, np.float32)]
+    res = run_kernel(text, kernel="gemm_mxf4nvf4_tile", args=args, schedule=schedule)
+    assert res.diagnostics == [], res.render()
+    c = res.args[4].reshape(M, N)
+    sa = e2m1(a) * np.repeat(decode(sfa), block, axis=1)
+    sb = e2m1(b) * np.repeat(decode(sfb), block, axis=1)
+    # Exactly the documented model: float64 per k-step of 64 (exact here: e2m1 products times
+    # these scales are short binary fractions), f32 after each mma; within 4 f32 roundings of
+    # sum |a*b| of the exact result.
+    d = np.zeros((M, N), np.float32)
+    for k in range(4):
+        s = slice(64 * k, 64 * (k + 1))
+        d = (sa[:, s] @ sb[:, s].T + d).astype(np.float32)
+    np.testing.assert_array_equal(c, d)
+    assert (np.abs(c - sa @ sb.T) <= 4 * 2.0**-24 * (np.abs(sa) @ np.abs(sb).T)).all()
+
+
+def test_mxf4_variant_assembles():
+    """The kind::mxf4 (.scale_vec::2X) twin of the NVFP4 example lowers to PTX ptxas accepts."""
+    from tmem_dialect.dialects import make_context
+    from tmem_dialect.ir import parse_module
+    from tmem_dialect.lowering.ptx_emitter import emit_ptx
+    from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
+    from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
+    from tmem_dialect.passes.assign_lanes import AssignLanesPass
+
+    ptxas = find_ptxas()
+    if ptxas is None:
+        pytest.skip("ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
+    ctx = make_context()
+    module = parse_module(ctx, as_mxf4(NVFP4), "gemm_mxf4_tile.mlir")
+    AssignLanesPass().apply(ctx, module)
+    ConvertTcgen05ToNVVMPass().apply(ctx, module)
+    ptx = emit_ptx(module).text
+    assert "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X" in ptx
+    result = run_ptxas(ptx, "sm_100a", ptxas)
+    assert result.ok, result.output
+
+
 # ---- the scale-factor layout, value by value ---------------------------------------------------
 
 
