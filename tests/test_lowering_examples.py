@@ -23,8 +23,9 @@ from xdsl.printer import Printer
 from tmem_dialect import isa
 from tmem_dialect.interpreter import TensorMap, validation
 from tmem_dialect.dialects import make_context
+from tmem_dialect.dialects.nvvm_mma import _MmaBase
 from tmem_dialect.ir import parse_module, verify_diagnostics
-from tmem_dialect.lowering.ptx_emitter import emit_ptx
+from tmem_dialect.lowering.ptx_emitter import emit_ptx as emit_ptx_at
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
 from tmem_dialect.tools.registry import project_passes
 
@@ -58,6 +59,11 @@ EXAMPLE_ARGS = {
         (np.arange(8192) % 5 - 2).astype(np.float16),
         np.zeros(16384, np.float32),
     ],
+    "gemm_f16_tile": lambda: [
+        (np.arange(8192) % 7 - 3).astype(np.float16),
+        (np.arange(16384) % 5 - 2).astype(np.float16),
+        np.zeros(32768, np.float32),
+    ],
     "tmem_shift": lambda: [np.zeros(2048, np.int32)],
     "gemm_mxf8f6f4_tile": lambda: [
         (np.arange(4096) * 0x01030507 % 0x7E7E7E7E).astype(np.int32),  # e4m3 codes, none 0x7F
@@ -73,20 +79,14 @@ EXAMPLE_ARGS = {
         np.full(1024, 0x38403830, np.int32),
         np.zeros(32768, np.float32),
     ],
-    "gemm_f16_tile": lambda: [
-        (np.arange(8192) % 7 - 3).astype(np.float16),
-        (np.arange(16384) % 5 - 2).astype(np.float16),
-        np.zeros(32768, np.float32),
-    ],
 }
 
 
-# Examples that need a newer PTX ISA than the default 8.6 (kind::mxf4nvf4 .scale_vec::4X: 8.7).
-PTX_VERSION = {"gemm_mxf4nvf4_tile": (8, 7)}
-
-
-def example_ptx(example: Path, module: ModuleOp):
-    return emit_ptx(module, PTX_VERSION.get(example.stem, isa.DEFAULT_PTX_VERSION))
+def emit_ptx(module: ModuleOp):
+    """The PTX of `module` at the default PTX ISA version, or the newer one its mma kinds need
+    (isa.Kind.min_ptx_version: kind::mxf4nvf4 is 8.7)."""
+    need = [op.isa_kind.min_ptx_version for op in module.walk() if isinstance(op, _MmaBase)]
+    return emit_ptx_at(module, max([isa.DEFAULT_PTX_VERSION, *need]))
 
 
 def run_pipeline(text: str, spec: str, name: str = "<example>") -> ModuleOp:
@@ -135,7 +135,7 @@ def test_iree_opt_accepts_the_nvvm_output(example: Path) -> None:
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
 def test_ptxas_accepts_the_ptx(example: Path) -> None:
     text = example.read_text()
-    ptx = example_ptx(example, run_pipeline(text, PIPELINE, str(example)))
+    ptx = emit_ptx(run_pipeline(text, PIPELINE, str(example)))
     result = run_ptxas(ptx.text, "sm_100a", PTXAS)
     assert result.ok, result.output
 
@@ -144,7 +144,7 @@ def test_output_is_deterministic(example: Path) -> None:
     text = example.read_text()
     first, second = run_pipeline(text, PIPELINE), run_pipeline(text, PIPELINE)
     assert mlir_text(first) == mlir_text(second)
-    assert example_ptx(example, first).text == example_ptx(example, second).text
+    assert emit_ptx(first).text == emit_ptx(second).text
 
 
 def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
@@ -237,7 +237,7 @@ def test_what_upstream_prints_parses_back(example: Path) -> None:
     assert upstream.returncode == 0, upstream.stderr
     reparsed = parse_module(make_context(), upstream.stdout, "<iree-opt>")
     assert not verify_diagnostics(reparsed)
-    assert example_ptx(example, reparsed).text == example_ptx(example, lowered).text
+    assert emit_ptx(reparsed).text == emit_ptx(lowered).text
 
 
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found (set $PTXAS, put it on PATH, or pip install nvidia-cuda-nvcc)")

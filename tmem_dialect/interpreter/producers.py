@@ -242,7 +242,7 @@ class Producers:
             if scales is None:
                 d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
             else:
-                d = _block_scaled(idesc, a, b, old, *scales[:3])
+                d = tc.multiply_block_scaled(idesc, a, b, old, *scales[:3])
             self._write(c, flat, tc.to_cells(d), record)
 
     def _scale_factors(self, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
@@ -418,16 +418,8 @@ class Producers:
         pipelines after that warp's earlier async tcgen05 ops (9.7.16.6 implicit pipelining).
         """
         ids = self.async_writer[w.cta][flat]
-        written = ids[ids >= 0]
-        if not written.size:
-            return
         tracker = self.mbarriers.tracker
-        for rid in np.unique(written):
-            rec = self.records[int(rid)]
-            if same_warp_pipelined and rec.warp == w.warp:
-                continue
-            if tracker.complete_for(w.warp, rec.warp, rec.seq):
-                continue
+        for rid, rec in self._in_flight(w, ids, same_warp_pipelined):
             cell = int(flat[np.argmax(ids == rid)])
             if tracker.committed[rec.warp] >= rec.seq:
                 why = (f"the tcgen05.commit that tracks it has arrived, but warp {w.warp} has not observed "
@@ -441,6 +433,17 @@ class Producers:
                 "freed or handed over only after the commit's mbarrier phase is observed",
                 [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp))
 
+    def _in_flight(self, w: WarpInterpreter, ids: np.ndarray, same_warp_pipelined: bool):
+        """(record id, record) of each async op among `ids` (-1: none) that warp `w` does not
+        know complete; an mma/cp of the same warp is pipelined after its own (`same_warp_pipelined`)."""
+        tracker = self.mbarriers.tracker
+        for rid in np.unique(ids[ids >= 0]):
+            rec = self.records[int(rid)]
+            if same_warp_pipelined and rec.warp == w.warp:
+                continue
+            if not tracker.complete_for(w.warp, rec.warp, rec.seq):
+                yield int(rid), rec
+
     def check_tmem_readers(self, w: WarpInterpreter, op: Operation, cta: int, flat: np.ndarray, verb: str,
                            same_warp_pipelined: bool = False) -> None:
         """Warp `w` overwrites or frees TMEM cells `flat` that an async op (an mma reading its
@@ -449,13 +452,7 @@ class Producers:
         longer hold an operand in flight."""
         readers = self.async_tmem_reader[cta]
         ids = readers[flat]
-        tracker = self.mbarriers.tracker
-        for rid in np.unique(ids[ids >= 0]):
-            rec = self.records[int(rid)]
-            if same_warp_pipelined and rec.warp == w.warp:
-                continue
-            if tracker.complete_for(w.warp, rec.warp, rec.seq):
-                continue
+        for rid, rec in self._in_flight(w, ids, same_warp_pipelined):
             cell = int(flat[np.argmax(ids == rid)])
             self.report(op, Misuse(
                 FindingKind.ASYNC_PENDING,
@@ -596,16 +593,6 @@ class Producers:
             return
         for b, misuse in self.mbarriers.leftovers():
             self.report(b.init_op, misuse, severity="warning")
-
-
-def _block_scaled(idesc: isa.InstrDescriptor, a: np.ndarray, b: np.ndarray, old: np.ndarray | None,
-                  partition: np.ndarray, sfa: np.ndarray, sfb: np.ndarray) -> np.ndarray:
-    """D of a block-scaled mma: each lane partition's rows of D with that partition's scale_B."""
-    out = np.empty((a.shape[0], b.shape[0]), dtype=np.float32)
-    for q in np.unique(partition):
-        rows = np.flatnonzero(partition == q)
-        out[rows] = tc.multiply(idesc, a[rows], b, None if old is None else old[rows], sfa[rows], sfb[q])
-    return out
 
 
 def _async_proxy_write(op: Operation | None) -> bool:

@@ -79,6 +79,17 @@ def multiply(idesc: isa.InstrDescriptor, a: np.ndarray, b: np.ndarray, d: np.nda
         return acc.astype(out)
 
 
+def multiply_block_scaled(idesc: isa.InstrDescriptor, a: np.ndarray, b: np.ndarray, old: np.ndarray | None,
+                          partition: np.ndarray, scale_a: np.ndarray, scale_b: np.ndarray) -> np.ndarray:
+    """`multiply` for a block-scaled kind: row r of D (in lane partition partition[r]) with its
+    row of scale_a and that partition's copy scale_b[partition[r]] (isa.scale_factor_cells)."""
+    out = np.empty((a.shape[0], b.shape[0]), dtype=np.float32)
+    for q in np.unique(partition):
+        rows = np.flatnonzero(partition == q)
+        out[rows] = multiply(idesc, a[rows], b, None if old is None else old[rows], scale_a[rows], scale_b[q])
+    return out
+
+
 # ---- D in TMEM ---------------------------------------------------------------------------
 
 def accumulator_flat(taddr: int, m: int, n: int, cta_group: int, ws: bool = False) -> np.ndarray:
