@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tmem_dialect import isa
 from tmem_dialect.interpreter import run_kernel
@@ -286,6 +288,30 @@ def test_scale_factor_cells_match_the_isa_figures(rows, per_row, scale_id):
     assert isa.scale_factor_columns(rows) == -(-rows // 32)
     with pytest.raises(ValueError):
         isa.scale_factor_cells(rows, per_row, 4 - per_row + 1, 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.sampled_from([32, 64, 128, 256]), per_row=st.sampled_from([1, 2, 4]), seed=st.integers(0, 2**16))
+def test_a_warpx4_copy_of_the_packed_tile_is_what_every_partition_reads(rows, per_row, seed):
+    """The two isa tables agree: tcgen05.cp.32x128b.warpx4 (isa.cp_footprint) of the packed
+    32 x 16-byte tiles puts scale j of row r where isa.scale_factor_cells says every lane
+    partition reads it (tile t at column 4t)."""
+    rng = np.random.default_rng(seed)
+    scale_id = int(rng.choice(range(0, 4, per_row)))
+    sf = rng.integers(0, 256, (rows, per_row))
+    tmem = np.zeros((128, 16, 4), np.int64)  # [lane][column][byte]
+    fp = isa.cp_footprint(isa.CpShape.S32x128b, isa.CpMulticast.WARPX4)
+    for tile in range(-(-rows // 128)):
+        src = np.zeros((32, 16), np.int64)  # row r0, byte 4c + id + j: the scale of row 128t + 32c + r0
+        for r in range(128 * tile, min(rows, 128 * tile + 128)):
+            c, r0 = (r - 128 * tile) // 32, r % 32
+            src[r0, 4 * c + scale_id: 4 * c + scale_id + per_row] = sf[r]
+        for r0, lanes in enumerate(fp.lanes):
+            for lane in lanes:
+                tmem[lane, 4 * tile: 4 * tile + fp.columns] = src[r0].reshape(fp.columns, 4)
+    for partition in range(4):
+        lane, col, byte = isa.scale_factor_cells(rows, per_row, scale_id, partition)
+        np.testing.assert_array_equal(tmem[lane, col, byte], sf)
 
 
 # ---- tcgen05.shift ---------------------------------------------------------------------------
