@@ -20,10 +20,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
+from tmem_dialect import isa
 from tmem_dialect.interpreter import TensorMap, validation
 from tmem_dialect.dialects import make_context
+from tmem_dialect.dialects.nvvm_mma import _MmaBase
 from tmem_dialect.ir import parse_module, verify_diagnostics
-from tmem_dialect.lowering.ptx_emitter import emit_ptx
+from tmem_dialect.lowering.ptx_emitter import emit_ptx as emit_ptx_at
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
 from tmem_dialect.tools.registry import project_passes
 
@@ -62,7 +64,29 @@ EXAMPLE_ARGS = {
         (np.arange(16384) % 5 - 2).astype(np.float16),
         np.zeros(32768, np.float32),
     ],
+    "tmem_shift": lambda: [np.zeros(2048, np.int32)],
+    "gemm_mxf8f6f4_tile": lambda: [
+        (np.arange(4096) * 0x01030507 % 0x7E7E7E7E).astype(np.int32),  # e4m3 codes, none 0x7F
+        (np.arange(8192) * 0x02040608 % 0x7E7E7E7E).astype(np.int32),
+        np.full(128, 0x7F7E7F80, np.int32),  # ue8m0 scales 2^1, 2^0, 2^-1, 2^0
+        np.full(256, 0x807F7E7F, np.uint32).view(np.int32),
+        np.zeros(32768, np.float32),
+    ],
+    "gemm_mxf4nvf4_tile": lambda: [
+        (np.arange(4096) * 0x01234567 % 0x7FFFFFFF).astype(np.int32),  # e2m1 codes, any nibble
+        (np.arange(8192) * 0x07654321 % 0x7FFFFFFF).astype(np.int32),
+        np.full(512, 0x40383038, np.int32),  # ue4m3 scales 1, 0.5, 1, 2
+        np.full(1024, 0x38403830, np.int32),
+        np.zeros(32768, np.float32),
+    ],
 }
+
+
+def emit_ptx(module: ModuleOp):
+    """The PTX of `module` at the default PTX ISA version, or the newer one its mma kinds need
+    (isa.Kind.min_ptx_version: kind::mxf4nvf4 is 8.7)."""
+    need = [op.isa_kind.min_ptx_version for op in module.walk() if isinstance(op, _MmaBase)]
+    return emit_ptx_at(module, max([isa.DEFAULT_PTX_VERSION, *need]))
 
 
 def run_pipeline(text: str, spec: str, name: str = "<example>") -> ModuleOp:

@@ -571,7 +571,7 @@ class Tcgen05ShiftOp(IRDLOperation, TMEMEffectOp):
         return self.group.data.count
 
     def tmem_effect(self) -> TMEMEffect:
-        return TMEMEffect(EffectKind.SHIFT, self.taddr, self.cta_group_value, extent=(isa.TMEM_LANES, isa.SHIFT_COLUMNS))
+        return TMEMEffect(EffectKind.SHIFT, self.taddr, self.cta_group_value, extent=(isa.SHIFT_LANES, isa.SHIFT_COLUMNS))
 
 
 def _check_barrier_pointer(value: SSAValue, what: str = "the mbarrier") -> None:

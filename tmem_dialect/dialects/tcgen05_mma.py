@@ -309,10 +309,13 @@ class InstrDescOp(IRDLOperation):
     negate_b = opt_prop_def(UnitAttr)
     sparse = opt_prop_def(UnitAttr)
     saturate = opt_prop_def(UnitAttr)
+    scale_a_id = opt_prop_def(IntegerAttr[I32])  # block-scaled kinds: the scale-factor A / B IDs
+    scale_b_id = opt_prop_def(IntegerAttr[I32])
     result = result_def(i32)
 
     assembly_format = (
         "$kind `m` $m `n` $n `a` $a_type `b` $b_type (`d` $d_type^)? (`scale` $scale_type^)? "
+        "(`scale_a_id` $scale_a_id^)? (`scale_b_id` $scale_b_id^)? "
         "(`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? (`negate_a` $negate_a^)? "
         "(`negate_b` $negate_b^)? (`sparse` $sparse^)? (`saturate` $saturate^)? attr-dict"
     )
@@ -327,6 +330,8 @@ class InstrDescOp(IRDLOperation):
         d_type: ElementKind | None = ElementKind.f32,
         *,
         scale_type: ElementKind | None = None,
+        scale_a_id: int | None = None,
+        scale_b_id: int | None = None,
         **flags: bool,
     ):
         props: dict[str, Attribute] = {
@@ -340,6 +345,10 @@ class InstrDescOp(IRDLOperation):
             props["d_type"] = ElementAttr(d_type)
         if scale_type is not None:
             props["scale_type"] = ElementAttr(scale_type)
+        if scale_a_id is not None:
+            props["scale_a_id"] = IntegerAttr(scale_a_id, i32)
+        if scale_b_id is not None:
+            props["scale_b_id"] = IntegerAttr(scale_b_id, i32)
         for name, on in flags.items():
             if name not in _IDESC_FLAGS:
                 raise TypeError(f"unknown instruction descriptor flag {name}")
@@ -360,11 +369,16 @@ class InstrDescOp(IRDLOperation):
             b_type=self.b_type.data.isa_dtype,
             d_type=d,
             scale_type=scale,
+            a_scale_id=_int(self.scale_a_id) or 0,
+            b_scale_id=_int(self.scale_b_id) or 0,
             **flags,
         )
 
     def verify_(self) -> None:
-        _checks(self.descriptor.errors(cta_group=None))
+        errors = self.descriptor.errors(cta_group=None)
+        if not self.kind.data.isa_kind.block_scaled and (self.scale_a_id is not None or self.scale_b_id is not None):
+            errors.append(f"kind::{self.kind.data.value} has no scale factors (scale_a_id / scale_b_id)")
+        _checks(errors)
 
 
 def instr_descriptor_of(value: SSAValue, kind: isa.Kind) -> isa.InstrDescriptor | None:
@@ -594,7 +608,7 @@ class CpOp(CtaGroupOp, TMEMEffectOp):
 
 @irdl_op_definition
 class ShiftOp(CtaGroupOp, TMEMEffectOp):
-    """Asynchronously shift the 32-byte rows at taddr one lane down (`tcgen05.shift...down`)."""
+    """Asynchronously shift the 32-byte elements of the 32 lanes at taddr one lane down (`tcgen05.shift...down`, isa.shift_moves)."""
 
     name = "tcgen05.shift"
 
@@ -606,7 +620,7 @@ class ShiftOp(CtaGroupOp, TMEMEffectOp):
         super().__init__(operands=[taddr], properties={"cta_group": IntegerAttr(cta_group, i32)})
 
     def tmem_effect(self) -> TMEMEffect:
-        return TMEMEffect(EffectKind.SHIFT, self.taddr, self.cta_group_value, extent=(isa.TMEM_LANES, isa.SHIFT_COLUMNS))
+        return TMEMEffect(EffectKind.SHIFT, self.taddr, self.cta_group_value, extent=(isa.SHIFT_LANES, isa.SHIFT_COLUMNS))
 
 
 @irdl_op_definition

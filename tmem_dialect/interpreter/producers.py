@@ -58,6 +58,9 @@ class MmaOperands:
     a_taddr: int | None = None  # A from TMEM
     scale_input_d: int | None = None
     ws: bool = False
+    scale_a_taddr: int | None = None  # block-scaled kinds: the scale factors in TMEM
+    scale_b_taddr: int | None = None
+    scale_vec: isa.ScaleVec | None = None
 
 
 class Producers:
@@ -67,6 +70,7 @@ class Producers:
         self.machine = machine
         self.mbarriers = MBarriers(machine.warp_count)
         self.async_writer = [np.full(CELLS, -1, dtype=np.int64) for _ in machine.ctas]
+        self.async_tmem_reader = [np.full(CELLS, -1, dtype=np.int64) for _ in machine.ctas]  # mma operands in TMEM
         self.records: list[AsyncRecord] = []
         self.proxy_fences: list[list[int]] = [[] for _ in range(machine.warp_count)]
         self.stuck: dict[int, tuple[_StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
@@ -183,16 +187,16 @@ class Producers:
         except DescriptorError as e:
             self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: {e}"))
             return
-        if ops.kind.block_scaled:
-            self.report(op, Misuse(FindingKind.UNSUPPORTED,
-                                   f"the interpreter does not read block-scale factors from TMEM yet ({op.name})"),
-                        severity="warning")
-            return
         from tmem_dialect.interpreter import (
             lifecycle,  # it sits above this module (imports the machine)
         )
 
         group = lifecycle.check_cta_group(m, w, op, ops.cta_group)
+        if ops.kind.block_scaled and group != 1:
+            self.report(op, Misuse(FindingKind.UNSUPPORTED,
+                                   f"the interpreter reads block-scale factors for cta_group::1 only ({op.name})"),
+                        severity="warning")
+            return
         ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
         k = ops.kind.dense_k
         rows = idesc.m // group
@@ -204,9 +208,12 @@ class Producers:
                                                     idesc.n // group, k, idesc.transpose_b))
             b = np.concatenate(b_parts, axis=0)
             results = []
+            tmem_reads: list[tuple[int, np.ndarray]] = []  # (CTA, cells) of the operands read from TMEM
             for c in ctas:
                 if ops.a_taddr is not None:
                     a = tc.read_tmem_operand(m.ctas[c].tmem.cells, ops.a_taddr, idesc.a_type, idesc.m, k, group)
+                    a_flat, _ = tc.a_from_tmem_flat(ops.a_taddr, idesc.m, k, idesc.a_type.bits, group)
+                    tmem_reads.append((c, np.unique(a_flat)))
                 else:
                     assert ops.a_desc is not None
                     a = tc.read_smem_operand(self.shared_reader(_AsCta(w, c), op), ops.a_desc, ops.kind,
@@ -215,17 +222,56 @@ class Producers:
         except (DescriptorError, MemoryFault) as e:
             self._operand_error(w, op, e)
             return
+        scales = None
+        if ops.kind.block_scaled:
+            scales = self._scale_factors(w, op, ops, idesc, rows)
+            if scales is None:
+                return
+            tmem_reads.append((w.cta, scales[3]))
         for c in ctas:
             self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
         record = self._new_record(w, op)
+        for c, cells in tmem_reads:
+            self.async_tmem_reader[c][cells] = record
         for c, a in zip(ctas, results):
             tmem = m.ctas[c].tmem
             flat = tc.accumulator_flat(ops.d_taddr, idesc.m, idesc.n, group, ops.ws)
             if not self._writable(w, op, c, flat, "overwrites" if not ops.accumulate else "accumulates into"):
                 continue
             old = tc.from_cells(tmem.cells[flat], idesc.d_type) if ops.accumulate else None
-            d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
+            if scales is None:
+                d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
+            else:
+                d = tc.multiply_block_scaled(idesc, a, b, old, *scales[:3])
             self._write(c, flat, tc.to_cells(d), record)
+
+    def _scale_factors(self, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
+                       rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """(each row's lane partition, scale_A (rows, per_row), scale_B per partition (4, N,
+        per_row), the TMEM cells read) from TMEM (isa.scale_factor_cells); None after reporting
+        a bad operand."""
+        per_row = isa.scale_factors_per_row(ops.kind, ops.scale_vec)
+        for role, sid in (("A", idesc.a_scale_id), ("B", idesc.b_scale_id)):
+            if err := isa.scale_id_error(ops.kind, ops.scale_vec, sid):
+                self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: scale {role}: {err}"))
+                return None
+        assert idesc.scale_type is not None and ops.scale_a_taddr is not None and ops.scale_b_taddr is not None
+        cells = self.machine.ctas[w.cta].tmem.cells
+        d_lanes, _ = isa.accumulator_layout(idesc.m, 1, 1)
+        partition = d_lanes[:, 0] // isa.LANES_PER_WARP
+        try:
+            sfa, flat_a = tc.read_scale_factors(cells, ops.scale_a_taddr, rows, per_row, idesc.a_scale_id,
+                                                partition, idesc.scale_type)
+            sfb_parts = [tc.read_scale_factors(cells, ops.scale_b_taddr, idesc.n, per_row, idesc.b_scale_id, q,
+                                               idesc.scale_type)
+                         for q in range(isa.TMEM_LANES // isa.LANES_PER_WARP)]
+        except DescriptorError as e:
+            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: {e}"))
+            return None
+        flats = [flat_a.reshape(-1)] + [f.reshape(-1) for _, f in sfb_parts]
+        read = np.unique(np.concatenate(flats))
+        self.check_tmem(w, op, read, "reads scale factors in", same_warp_pipelined=True)
+        return partition, sfa, np.stack([v for v, _ in sfb_parts]), read
 
     def _operand_error(self, w: WarpInterpreter, op: Operation, e: Exception) -> None:
         if isinstance(e, DescriptorError):
@@ -245,6 +291,7 @@ class Producers:
         if not self._d_allocated(w, op, cta, flat):
             return False
         self.check_tmem(w, op, flat.reshape(-1), verb, same_warp_pipelined=True)
+        self.check_tmem_readers(w, op, cta, flat.reshape(-1), verb, same_warp_pipelined=True)
         self._check_history(w, op, cta, flat)
         return True
 
@@ -329,6 +376,37 @@ class Producers:
                 words = np.ascontiguousarray(data.astype(np.uint8)).view(np.uint32)  # (rows, columns)
                 self._write(c, flat, words[src_rows], record)
 
+    # ---- tcgen05.shift ----------------------------------------------------------------------
+
+    def shift(self, w: WarpInterpreter, op: Operation, taddr: int, cta_group: int) -> None:
+        """One thread's tcgen05.shift.down: in the 32 lanes from taddr's lane, the 8 columns from
+        its column move one lane down (isa.shift_moves); asynchronous like mma and cp."""
+        m = self.machine
+        from tmem_dialect.interpreter import lifecycle
+
+        lane0, col0 = isa.taddr_lane(taddr), isa.taddr_column(taddr)
+        if err := isa.shift_taddr_error(lane0):
+            m.report(FindingKind.LANE_QUARTER, "error", op, f"{op.name} of warp {w.warp}: {err}", key=w.warp)
+            return
+        if col0 + isa.SHIFT_COLUMNS > isa.TMEM_COLUMNS:
+            m.report(FindingKind.OUT_OF_BOUNDS, "error", op,
+                     f"{op.name} of warp {w.warp} shifts columns {col0}..{col0 + isa.SHIFT_COLUMNS - 1}, past "
+                     f"column {isa.TMEM_COLUMNS - 1}", key=w.warp)
+            return
+        group = lifecycle.check_cta_group(m, w, op, cta_group)
+        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
+        moves = np.array(isa.shift_moves())
+        cols = col0 + np.arange(isa.SHIFT_COLUMNS)
+        src = (lane0 + moves[:, :1]) * isa.TMEM_COLUMNS + cols[None, :]
+        dst = (lane0 + moves[:, 1:]) * isa.TMEM_COLUMNS + cols[None, :]
+        for c in ctas:
+            self.check_tmem(_AsCta(w, c), op, src.reshape(-1), "shifts", same_warp_pipelined=True)
+        record = self._new_record(w, op)
+        for c in ctas:
+            data = self.machine.ctas[c].tmem.cells[src].copy()  # read all rows before any moves
+            if self._writable(_AsCta(w, c), op, c, dst, "overwrites"):
+                self._write(c, dst, data, record)
+
     # ---- completion and its observers ------------------------------------------------------
 
     def check_tmem(self, w: WarpInterpreter, op: Operation, flat: np.ndarray, verb: str,
@@ -340,16 +418,8 @@ class Producers:
         pipelines after that warp's earlier async tcgen05 ops (9.7.16.6 implicit pipelining).
         """
         ids = self.async_writer[w.cta][flat]
-        written = ids[ids >= 0]
-        if not written.size:
-            return
         tracker = self.mbarriers.tracker
-        for rid in np.unique(written):
-            rec = self.records[int(rid)]
-            if same_warp_pipelined and rec.warp == w.warp:
-                continue
-            if tracker.complete_for(w.warp, rec.warp, rec.seq):
-                continue
+        for rid, rec in self._in_flight(w, ids, same_warp_pipelined):
             cell = int(flat[np.argmax(ids == rid)])
             if tracker.committed[rec.warp] >= rec.seq:
                 why = (f"the tcgen05.commit that tracks it has arrived, but warp {w.warp} has not observed "
@@ -362,6 +432,35 @@ class Producers:
                 f"{rec.warp} that writes it may still be in flight: {why}; D may be read, overwritten, "
                 "freed or handed over only after the commit's mbarrier phase is observed",
                 [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp))
+
+    def _in_flight(self, w: WarpInterpreter, ids: np.ndarray, same_warp_pipelined: bool):
+        """(record id, record) of each async op among `ids` (-1: none) that warp `w` does not
+        know complete; an mma/cp of the same warp is pipelined after its own (`same_warp_pipelined`)."""
+        tracker = self.mbarriers.tracker
+        for rid in np.unique(ids[ids >= 0]):
+            rec = self.records[int(rid)]
+            if same_warp_pipelined and rec.warp == w.warp:
+                continue
+            if not tracker.complete_for(w.warp, rec.warp, rec.seq):
+                yield int(rid), rec
+
+    def check_tmem_readers(self, w: WarpInterpreter, op: Operation, cta: int, flat: np.ndarray, verb: str,
+                           same_warp_pipelined: bool = False) -> None:
+        """Warp `w` overwrites or frees TMEM cells `flat` that an async op (an mma reading its
+        scale factors) may still be reading: that op must be known complete to `w` (its operands
+        may be overwritten only after its commit's mbarrier phase is observed). The cells then no
+        longer hold an operand in flight."""
+        readers = self.async_tmem_reader[cta]
+        ids = readers[flat]
+        for rid, rec in self._in_flight(w, ids, same_warp_pipelined):
+            cell = int(flat[np.argmax(ids == rid)])
+            self.report(op, Misuse(
+                FindingKind.ASYNC_PENDING,
+                f"{op.name} of warp {w.warp} {verb} {cell_text(cell)}, which the {rec.op.name} of warp {rec.warp} "
+                "may still be reading: the TMEM operands of an mma may be overwritten or freed only after its "
+                "commit's mbarrier phase is observed",
+                [(f"the {rec.op.name} of warp {rec.warp}", rec.op)]), key=(id(rec.op), w.warp, "tmem-read"))
+        readers[flat] = -1
 
     def commit(self, w: WarpInterpreter, op: Operation, address: int, cta_group: int,
                multicast: int | None = None) -> None:
@@ -531,6 +630,7 @@ def check_access(machine: Machine, w: WarpInterpreter, op: Operation, kind: Effe
     verb = {EffectKind.DEALLOC: "frees"}.get(kind, "writes" if kind.writes_tmem else "reads")
     state.check_tmem(w, op, flat, verb)
     if kind.writes_tmem or kind is EffectKind.DEALLOC:
+        state.check_tmem_readers(w, op, w.cta, flat, verb)
         state.async_writer[w.cta][flat] = -1  # these cells no longer hold an async op's result
 
 

@@ -6,7 +6,9 @@ Numerics (docs/interpreter.md, "Tensor core numerics"):
   format (f32 or f16) once, round-to-nearest-even. Products of <= 11-bit significands are exact
   in float64, so the only float64 rounding is in the sums.
 - block-scaled kinds multiply every A and B element by the scale factor of its K-block before
-  the matmul (exact: scales are powers of two (ue8m0) or 4-bit significands (ue4m3)).
+  the matmul (exact: scales are powers of two (ue8m0) or 4-bit significands (ue4m3)). The scale
+  factors are read from TMEM in the layout of isa.scale_factor_cells, each lane partition's rows
+  of D with that partition's copy (`read_scale_factors`).
 - integer kind i8: int64 products and sums (exact), plus D, then wrap to s32 (or clamp with the
   descriptor's saturate bit): bit-exact.
 """
@@ -77,6 +79,17 @@ def multiply(idesc: isa.InstrDescriptor, a: np.ndarray, b: np.ndarray, d: np.nda
         return acc.astype(out)
 
 
+def multiply_block_scaled(idesc: isa.InstrDescriptor, a: np.ndarray, b: np.ndarray, old: np.ndarray | None,
+                          partition: np.ndarray, scale_a: np.ndarray, scale_b: np.ndarray) -> np.ndarray:
+    """`multiply` for a block-scaled kind: row r of D (in lane partition partition[r]) with its
+    row of scale_a and that partition's copy scale_b[partition[r]] (isa.scale_factor_cells)."""
+    out = np.empty((a.shape[0], b.shape[0]), dtype=np.float32)
+    for q in np.unique(partition):
+        rows = np.flatnonzero(partition == q)
+        out[rows] = multiply(idesc, a[rows], b, None if old is None else old[rows], scale_a[rows], scale_b[q])
+    return out
+
+
 # ---- D in TMEM ---------------------------------------------------------------------------
 
 def accumulator_flat(taddr: int, m: int, n: int, cta_group: int, ws: bool = False) -> np.ndarray:
@@ -134,3 +147,21 @@ def read_tmem_operand(cells: np.ndarray, taddr: int, t: isa.DType, m: int, k: in
     flat, shift = a_from_tmem_flat(taddr, m, k, t.bits, cta_group)
     mask = np.uint32((1 << t.bits) - 1 if t.bits < 32 else 0xFFFF_FFFF)
     return decode_operand((cells[flat] >> shift.astype(np.uint32)) & mask, t)
+
+
+def read_scale_factors(cells: np.ndarray, taddr: int, rows: int, per_row: int, scale_id: int,
+                       partition: np.ndarray | int, t: isa.DType) -> tuple[np.ndarray, np.ndarray]:
+    """Decoded scale factors (rows, per_row) of an A or B operand at `taddr`, as lane partition(s)
+    `partition` read them (isa.scale_factor_cells), and the flat TMEM cells they come from."""
+    try:
+        lane, col, byte = isa.scale_factor_cells(rows, per_row, scale_id, partition)
+    except ValueError as e:
+        raise DescriptorError(str(e)) from None
+    lane = lane + isa.taddr_lane(taddr)
+    col = col + isa.taddr_column(taddr)
+    if lane.max() >= isa.TMEM_LANES or col.max() >= isa.TMEM_COLUMNS:
+        raise DescriptorError(f"the scale factors at lane {isa.taddr_lane(taddr)}, column {isa.taddr_column(taddr)} "
+                              f"run past TMEM (lane {int(lane.max())}, column {int(col.max())})")
+    flat = lane * isa.TMEM_COLUMNS + col
+    codes = (cells[flat] >> (8 * byte).astype(np.uint32)) & np.uint32(0xFF)
+    return formats.decode(codes, t.value), flat

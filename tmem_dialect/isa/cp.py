@@ -126,10 +126,26 @@ def cp_mnemonic(
 
 # ---- tcgen05.shift ----------------------------------------------------------------------------
 
-# tcgen05.shift moves 32-byte (8-column) elements of every row but the last one row down; the
-# ISA's shape table names its implicit shape .31x256b.
+# 9.7.16.9.3 "tcgen05.shift": "initiates the shifting of 32-byte elements downwards across all
+# the rows, except the last, by one row. [...] The lane of the address operand taddr must be
+# aligned to 32." The shape table (9.7.16.2.3) names its implicit shape .31x256b: 31 rows of
+# 256 bits (8 columns) move. We read the matrix as the 32 lanes from taddr's lane (one lane
+# partition, "for a warp"): row r goes to row r + 1 for r < 31, the last row's old contents are
+# lost, and nothing is written to row 0 (it keeps its value).
 SHIFT_SHAPE = "31x256b"
 SHIFT_COLUMNS = 8
+SHIFT_LANES = LANES_PER_WARP  # the matrix: 31 moving rows + the row they move into
+
+
+def shift_taddr_error(taddr_lane: int) -> str | None:
+    if taddr_lane % LANES_PER_WARP:
+        return f"the lane of a tcgen05.shift address must be aligned to {LANES_PER_WARP}, got lane {taddr_lane}"
+    return None
+
+
+def shift_moves() -> tuple[tuple[int, int], ...]:
+    """(source row, destination row) pairs of one shift, relative to taddr's lane."""
+    return tuple((r, r + 1) for r in range(SHIFT_LANES - 1))
 
 
 def shift_mnemonic(cta_group: int) -> str:

@@ -1,4 +1,4 @@
-"""Operand facts the interpreter's tensor core needs beyond isa.smem and isa.mma: swizzle XOR geometry, D layouts B and E, smem containers.
+"""Operand facts the interpreter's tensor core needs beyond isa.smem and isa.mma: swizzle XOR geometry, D layouts B and E, smem containers, scale factors in TMEM.
 
 Added by the interpreter side of issue 10 where isa.smem / isa.mma do not (yet) model a form;
 the owners of those modules may absorb these tables (nothing here repeats one of theirs).
@@ -85,3 +85,49 @@ def accumulator_layout(m: int, cta_group: int, n: int, ws: bool = False) -> tupl
     lane.setflags(write=False)
     col.setflags(write=False)
     return lane, col
+
+
+# ---- block-scale factors in TMEM (PTX ISA 9.7.16.10.7 "Block Scaling") ----------------------
+#
+# 9.7.16.10.7: "(A * scale_A) * (B * scale_B) + D where scale_A and scale_B are matrices residing
+# in Tensor Memory"; "Scale factors for A and B matrices need to be duplicated to all 32 lane
+# partitions of tensor memory." 9.7.16.10.7.2 / .3 "Scale Factor A/B ID" (Figures 231-233 and
+# 240-242): the scale factors of 32 consecutive rows (of A: rows of M; of B: columns of N) fill
+# one 32-lane column of the partition, row r in lane r % 32 of column r // 32; each 32-bit word
+# holds four 1-byte sub-columns, and the scale-factor ID selects "the byte offset in the Tensor
+# Memory word" (1X), "the half word offset" (2X, ID 0 or 2), or all four bytes (4X, ID 0). So
+# scale factor j of a row sits in byte (ID + j) of its word. This is the layout a
+# tcgen05.cp.32x128b.warpx4 writes from a 32-row x 16-byte SMEM tile whose row r holds, in byte
+# 4c + b, the scale of row 32c + r (CUTLASS's SM100 scale-factor atom, Triton's packed-block
+# scale layout): the copy duplicates it into all four lane partitions.
+#
+# Which partition an MMA reads is our model of the duplication rule: the data path of lane
+# partition q (the rows of D in lanes 32q..32q+31) reads partition q's copy, for its own rows of A
+# and for every column of B. An mma whose scale factors were not duplicated thus computes with
+# whatever the other partitions hold, as the hardware would (the ISA leaves it undefined).
+
+SCALE_FACTOR_BYTES_PER_WORD = 4
+
+
+def scale_factor_cells(rows: int, per_row: int, scale_id: int, partition: np.ndarray | int
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lane, column, byte) relative to the scale-factor taddr of scale factor j of row r, for
+    r < rows and j < per_row, as lane partition `partition` reads it (an int, or an int array of
+    shape (rows,) giving each row's partition). Three int64 arrays of shape (rows, per_row).
+
+    `rows`: M of the CTA's A, or N of B; `per_row`: isa.scale_factors_per_row (1, 2 or 4);
+    `scale_id`: the instruction descriptor's scale-factor A/B ID (isa.scale_id_error checks it).
+    """
+    if not 0 <= scale_id or scale_id + per_row > SCALE_FACTOR_BYTES_PER_WORD:
+        raise ValueError(f"scale-factor ID {scale_id} leaves no room for {per_row} scale factor(s) in a 32-bit word")
+    r = np.arange(rows)[:, None]
+    part = np.asarray(partition).reshape(-1, 1) if np.ndim(partition) else np.asarray(partition)
+    lane = np.broadcast_to(part * LANES_PER_WARP + r % LANES_PER_WARP, (rows, per_row))
+    column = np.broadcast_to(r // LANES_PER_WARP, (rows, per_row))
+    byte = np.broadcast_to(scale_id + np.arange(per_row)[None, :], (rows, per_row))
+    return lane.astype(np.int64), column.astype(np.int64), byte.astype(np.int64)
+
+
+def scale_factor_columns(rows: int) -> int:
+    """TMEM columns the scale factors of `rows` rows (M of A, N of B) occupy from their taddr."""
+    return -(-rows // LANES_PER_WARP)

@@ -62,9 +62,9 @@ def run_effect(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> PythonV
             state.cp(w, op, int(taddr[lane]), int(desc[lane]), op.isa_shape, op.isa_multicast, effect.cta_group or 1)
         return ()
     if kind is EffectKind.SHIFT:
-        w.machine.report(FindingKind.UNSUPPORTED, "warning", op,
-                         f"the interpreter does not model tcgen05.shift ({op.name}); TMEM is left as it was",
-                         key="shift")
+        taddr = _uint(_lanes_of(w, effect.address), 32)
+        for lane in np.flatnonzero(w.mask):
+            state.shift(w, op, int(taddr[lane]), effect.cta_group or 1)
         return ()
     if kind is EffectKind.COMMIT:
         address = w.machine.uniform(w, op, _lanes_of(w, effect.mbarrier), "mbarrier address")
@@ -138,6 +138,8 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
         scale_input_d = w.machine.uniform(w, op, _lanes_of(w, scale), "scale-input-d")
     else:
         scale_input_d = scale.value.data
+    scale_a = None if (va := _named(op, "scale_a", "scaleA")) is None else _uint(_lanes_of(w, va), 32)
+    scale_b = None if (vb := _named(op, "scale_b", "scaleB")) is None else _uint(_lanes_of(w, vb), 32)
     for lane in np.flatnonzero(w.mask):
         operands = P.MmaOperands(
             kind=op.isa_kind,
@@ -150,6 +152,9 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
             a_taddr=int(_uint(a, 32)[lane]) if a_tmem else None,
             scale_input_d=scale_input_d,
             ws=getattr(op, "ws", None) is not None or bool(getattr(op, "WS", False)),
+            scale_a_taddr=None if scale_a is None else int(scale_a[lane]),
+            scale_b_taddr=None if scale_b is None else int(scale_b[lane]),
+            scale_vec=getattr(op, "isa_scale_vec", None),
         )
         state.mma(w, op, operands)
 
