@@ -24,6 +24,7 @@ from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG, Loop, constant_trip_count
+from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.int_eval import (
     BINARY_BY_NAME,
@@ -67,6 +68,7 @@ class Values:
         self._loop_of_op = {lp.op: lp for lp in cfg.loops if lp.op is not None}
         self._header_loop = {lp.header: lp for lp in cfg.loops}
         self._carried: dict[SSAValue, Uniformity] = {}
+        self._carried_rings = CarriedRings(cfg)  # the ranges of carried ring registers
         self._forms: dict[SSAValue, Form | None] = {}
         self._uniformity: dict[SSAValue, Uniformity] = {}
         self._splits: dict[SSAValue, Split | None] = {}
@@ -438,7 +440,8 @@ class Values:
             if arg.index == 0:
                 return self._induction(arg, parent, loop)
             init = parent.iter_args[arg.index - 1]
-            return self._opaque(arg, max(self.uniformity(init), self._carried.get(arg, Uniformity.CTA)))
+            u = max(self.uniformity(init), self._carried.get(arg, Uniformity.CTA))
+            return self._opaque(arg, u, self._carried_rings.bounds(arg))
         if isinstance(parent, scf.WhileOp):
             if block is parent.before_region.block:
                 init = parent.arguments[arg.index]
@@ -477,7 +480,7 @@ class Values:
             if (iv := self._unstructured_induction(arg, loop, incoming)) is not None:
                 return iv
             known = [v for v in incoming if not self._over_back_edge(v, loop)]
-            return self._opaque(arg, self._block_arg_uniformity(arg, known))
+            return self._opaque(arg, self._block_arg_uniformity(arg, known), self._carried_rings.bounds(arg))
         forms = [self.form(v) for v in incoming]
         if forms and all(f is not None for f in forms) and all(f.same_as(forms[0]) for f in forms[1:]):  # type: ignore[union-attr]
             return forms[0]  # type: ignore[return-value]

@@ -33,6 +33,8 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
+from tmem_dialect.passes.carried import CarriedRings
+from tmem_dialect.passes.analysis.carried_rules import CarriedRingRules
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
 from tmem_dialect.passes.analysis.rings import Counter, ring_parity, ring_stage, scf_counter
 from tmem_dialect.passes.analysis.rings import loop_key, strip
@@ -140,7 +142,7 @@ def _element_bytes(t) -> int | None:  # type: ignore[no-untyped-def]
     return type_size(t)
 
 
-class MbarrierRules:
+class MbarrierRules(CarriedRingRules):
     """commit / arrive / wait on mbarriers as point-to-point handoffs between warps."""
 
     def _mbarrier_step(self, info: OpInfo, local: Local, mask: int) -> Local:
@@ -397,6 +399,7 @@ class MbarrierRules:
                         f"the release of iteration t - {ring[2]}, so the first {ring[2]} iterations use their "
                         "stage before it is filled; the side that uses the stages waits with "
                         f"(t / {ring[2]}) & 1").attach_note("the filling side's wait", other.op))
+        self._check_carried()
 
     def _fills(self, warps: int, ring: tuple[object, ...]) -> bool:
         """Warps `warps` write TMEM (mma, cp, st) or commit inside a loop of the ring's counter."""
@@ -410,6 +413,19 @@ class MbarrierRules:
         return False
 
     def _ring_counter(self, value: SSAValue) -> object | None:
+        """The loop counter `value` is (an induction variable), or the Carried sequence of a
+        value a loop carries (carried.py)."""
+        found = self._induction_counter(value)
+        return found if found is not None else self._carried_rings.carried(strip(value))
+
+    @property
+    def _carried_rings(self) -> CarriedRings:
+        found = self.__dict__.get("_carried_memo")
+        if found is None:
+            found = self.__dict__["_carried_memo"] = CarriedRings(self.cfg, self._induction_counter, self._loop_key)
+        return found
+
+    def _induction_counter(self, value: SSAValue) -> object | None:
         """The loop counter `value` is: an scf.for's induction variable, or (NVVM level) a loop
         of blocks' induction variable with step 1 and constant bounds."""
         found = scf_counter(value)
@@ -432,9 +448,11 @@ class MbarrierRules:
         if found is None and loop.op is None and loop.header.ops:
             block = loop.header.ops[0].parent_block()
             for arg in block.args if block is not None else ():
-                if (key := self._ring_counter(arg)) is not None:
+                if (key := self._induction_counter(arg)) is not None:
                     found = key
                     break
+        if found is None and self._has_mbarrier_sync(loop):
+            found = self._carried_rings.loop_key(loop)  # its iterations: for the values it carries
         self._loop_keys[loop] = found
         return found
 

@@ -1,0 +1,150 @@
+"""The mbarrier rules' report on loop-carried stages and phases that are not a ring of the common form (carried.py): a warning naming the value and the op, or an error where the parity is provably wrong."""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from tmem_dialect.diagnostics import error, warning
+from tmem_dialect.findings import FindingKind
+from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.carried import Carried, CarriedRings, Mismatch
+from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.cfg import Loop
+from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS
+from tmem_dialect.dialects.nvvm import constant_int
+
+_SYNC = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.MBARRIER_WAIT})
+
+
+def carried_name(value: SSAValue) -> str:
+    """How a diagnostic names a carried value: its name, or its place among the loop's values."""
+    if value.name_hint:
+        return f"%{value.name_hint}"
+    if isinstance(value, BlockArgument):
+        if isinstance(value.block.parent_op(), scf.ForOp):
+            return f"iter_arg #{value.index - 1} of the scf.for"
+        return f"argument #{value.index} of the loop header"
+    return "a value"
+
+
+def _phase_source(phase: SSAValue) -> SSAValue:
+    """The value a wait's parity is carried in: through casts and a `^ 1`."""
+    while True:
+        owner = phase.owner
+        if isinstance(owner, Operation) and owner.name in CASTS and len(owner.operands) == 1:
+            phase = owner.operands[0]
+        elif isinstance(owner, Operation) and BINARY_BY_NAME.get(owner.name) == "xor" and len(owner.operands) == 2 \
+                and constant_int(owner.operands[1]) == 1:
+            phase = owner.operands[0]
+        else:
+            return phase
+
+
+def _index_sources(pointer: SSAValue, depth: int = 8) -> list[BlockArgument]:
+    """The block arguments an mbarrier address is computed from (GEP indices, integer adds,
+    shifts and multiplies), where a ring keeps its stage."""
+    found: list[BlockArgument] = []
+    stack = [(pointer, 0)]
+    while stack:
+        value, d = stack.pop()
+        if isinstance(value, BlockArgument):
+            found.append(value)
+            continue
+        owner = value.owner
+        if d >= depth or not isinstance(owner, Operation):
+            continue
+        if owner.name == "llvm.getelementptr" or owner.name in CASTS or BINARY_BY_NAME.get(owner.name) in (
+                "add", "mul", "shl", "remu", "rems", "and"):
+            stack.extend((o, d + 1) for o in owner.operands)
+    return found
+
+
+class CarriedRingRules:
+    """Reports what carried.py could not match, at the mbarrier op that uses it."""
+
+    _carried_rings: CarriedRings
+
+    def _has_mbarrier_sync(self, loop: Loop) -> bool:
+        return any(self.info_of[op].kind in _SYNC for n in loop.nodes for op in n.ops  # type: ignore[attr-defined]
+                   if op in self.info_of)  # type: ignore[attr-defined]
+
+    def _check_carried(self) -> None:
+        for info in list(self.info_of.values()):  # type: ignore[attr-defined]
+            if info.kind not in _SYNC or info.effect is None:
+                continue
+            if info.effect.mbarrier is not None:
+                for arg in _index_sources(info.effect.mbarrier):
+                    self._check_carried_stage(info, arg)
+            if info.kind is EffectKind.MBARRIER_WAIT and info.effect.phase is not None:
+                source = _phase_source(info.effect.phase)
+                if isinstance(source, BlockArgument):
+                    self._check_carried_phase(info, source)
+
+    def _check_carried_stage(self, info: OpInfo, arg: BlockArgument) -> None:
+        solved = self._carried_rings.solve(arg)
+        if isinstance(solved, Carried) and solved.stage() is None and len(set(solved.values)) > 1:
+            self._carried_warning(info, solved.value, solved.update, f"{solved.describe()}, which is not "
+                                  "the stage t % N of the loop's counter t", "the stage index")
+        elif isinstance(solved, Mismatch) and self._mbarrier_of(info) is None:  # type: ignore[attr-defined]
+            self._carried_warning(info, solved.value, solved.update, solved.why, "the stage index")
+
+    def _check_carried_phase(self, info: OpInfo, arg: BlockArgument) -> None:
+        solved = self._carried_rings.solve(arg)
+        if isinstance(solved, Mismatch):
+            self._carried_warning(info, solved.value, solved.update, solved.why, "the phase")
+            return
+        if solved is None:
+            return
+        key = self._mbarrier_of(info)  # type: ignore[attr-defined]
+        stages = key[1][2] if isinstance(key, tuple) and isinstance(key[1], tuple) and key[1][0] == "ring" else None
+        if stages is None and key is not None and self._in_counter_loop(info, solved.key):
+            stages = 1  # one mbarrier, waited on every iteration
+        parity = solved.parity()
+        if stages is None:
+            if parity is None:
+                self._carried_warning(info, solved.value, solved.update, f"{solved.describe()}, which is not a "
+                                      "phase parity (t / N) & 1 of the loop's counter t", "the phase")
+            return
+        if parity is not None and parity[0] == stages:
+            return  # the ring rules match it
+        repeat = self._repeated_parity(solved, stages)
+        what = (f"{solved.describe()}: it does not flip" if len(set(solved.values)) == 1 else
+                f"{solved.describe()}, flipping every {parity[0]} iterations" if parity is not None else
+                solved.describe())
+        text = (f"the phase this wait uses, carried in {carried_name(solved.value)}, is not the parity of the "
+                f"ring's round: {what}, while the wait's mbarrier (stage t % {stages}) completes a phase every "
+                f"{stages} iteration{'s' if stages > 1 else ''}")
+        if repeat is not None and self._trips(solved.key) is not None:
+            t = repeat
+            diag = error(info.op, f"{text}; iterations {t} and {t + stages} wait on the same mbarrier with the "
+                         "same parity, so the later one observes the phase the earlier one did (it passes before "
+                         "the release it waits for)")
+            kind = FindingKind.MBARRIER_PHASE
+        else:
+            diag = warning(info.op, f"{text}; cannot prove this wait observes the release it is for")
+            kind = FindingKind.UNPROVEN
+        diag.attach_note(f"the loop makes the next value of {carried_name(solved.value)} here", solved.update)
+        self.findings.add(kind, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
+
+    def _repeated_parity(self, carried: Carried, stages: int) -> int | None:
+        """The first iteration t whose parity equals iteration t + stages' (both run), if any."""
+        trips = self._trips(carried.key)
+        values = carried.values
+        limit = len(values) + stages if trips is None else min(trips - stages, len(values) + stages)
+        for t in range(max(limit, 0)):
+            if values[t % len(values)] == values[(t + stages) % len(values)]:
+                return t
+        return None
+
+    def _trips(self, key: object) -> int | None:
+        return self._ring_trips(key)  # type: ignore[attr-defined]
+
+    def _in_counter_loop(self, info: OpInfo, key: object) -> bool:
+        return any(self._loop_key(lp) == key for lp in self.cfg.loops_of(info.op))  # type: ignore[attr-defined]
+
+    def _carried_warning(self, info: OpInfo, value: SSAValue, update: Operation, why: str, role: str) -> None:
+        diag = warning(info.op, f"cannot match {role} of this {name_of(info)} with a ring of the common form: "
+                       f"it is carried by its loop in {carried_name(value)}, and {why}")
+        diag.attach_note(f"the loop makes the next value of {carried_name(value)} here", update)
+        self.findings.add(FindingKind.UNPROVEN, ("carried", info.op, role), diag)  # type: ignore[attr-defined]
