@@ -65,6 +65,52 @@ class CarriedRingRules:
 
     _carried_rings: CarriedRings
 
+    def _one_stage_ring(self, info: OpInfo, key: object | None) -> object | None:
+        """A single mbarrier (a constant address) that a loop waits on with a carried phase
+        flipping every iteration (Triton's `phase ^= 1`) is a ring of one stage: its ops in
+        loops of that counter get the ring key (mbarrier, ("ring", counter, 1)), so that the
+        release in iteration t completes phase t. Only when every release to it is in such a
+        loop (a release before the loop would shift the phases)."""
+        if not isinstance(key, tuple) or not isinstance(key[1], int):
+            return key
+        counters = self._one_stage_counters().get(key)
+        if not counters:
+            return key
+        for lp in self.cfg.loops_of(info.op):  # type: ignore[attr-defined]
+            if (lk := self._loop_key(lp)) in counters:  # type: ignore[attr-defined]
+                return (key, ("ring", lk, 1))
+        return key
+
+    def _one_stage_counters(self) -> dict[object, set[object]]:
+        found = self.__dict__.get("_one_stage_memo")
+        if found is not None:
+            return found
+        from tmem_dialect.passes.analysis.mbarriers import mbarrier_key
+
+        waited: dict[object, set[object]] = {}
+        releases: dict[object, list[OpInfo]] = {}
+        for info in self.info_of.values():  # type: ignore[attr-defined]
+            if info.kind not in _SYNC or info.effect is None or info.effect.mbarrier is None:
+                continue
+            key = mbarrier_key(info.effect.mbarrier, self._ring_counter)  # type: ignore[attr-defined]
+            if not isinstance(key, tuple) or not isinstance(key[1], int):
+                continue
+            if info.kind is not EffectKind.MBARRIER_WAIT:
+                releases.setdefault(key, []).append(info)
+                continue
+            phase = info.effect.phase
+            carried = self._carried_rings.carried(_phase_source(phase)) if phase is not None else None
+            if carried is not None and carried.parity() is not None and carried.parity()[0] == 1 \
+                    and self._in_counter_loop(info, carried.key):
+                waited.setdefault(key, set()).add(carried.key)
+        found = {}
+        for key, counters in waited.items():
+            ok = {lk for lk in counters if all(self._in_counter_loop(r, lk) for r in releases.get(key, []))}
+            if ok:
+                found[key] = ok
+        self.__dict__["_one_stage_memo"] = found
+        return found
+
     def _has_mbarrier_sync(self, loop: Loop) -> bool:
         return any(self.info_of[op].kind in _SYNC for n in loop.nodes for op in n.ops  # type: ignore[attr-defined]
                    if op in self.info_of)  # type: ignore[attr-defined]
@@ -109,7 +155,7 @@ class CarriedRingRules:
         if parity is not None and parity[0] == stages:
             return  # the ring rules match it
         repeat = self._repeated_parity(solved, stages)
-        what = (f"{solved.describe()}: it does not flip" if len(set(solved.values)) == 1 else
+        what = (f"{solved.describe()} (it never flips)" if len(set(solved.values)) == 1 else
                 f"{solved.describe()}, flipping every {parity[0]} iterations" if parity is not None else
                 solved.describe())
         text = (f"the phase this wait uses, carried in {carried_name(solved.value)}, is not the parity of the "

@@ -192,6 +192,7 @@ class MbarrierRules(CarriedRingRules):
         if found is False:
             pointer = info.effect.mbarrier if info.effect is not None else None
             found = mbarrier_key(pointer, self._ring_counter) if pointer is not None else None
+            found = self._one_stage_ring(info, found)  # a single mbarrier with a carried phase
             self._mbarrier_keys[info.op] = found
         return found
 
@@ -223,7 +224,7 @@ class MbarrierRules(CarriedRingRules):
             return True
         inits = [i for i in self.info_of.values() if i.kind is EffectKind.MBARRIER_INIT]
         if is_ring(key):  # every stage's mbarrier (the array's elements)
-            same = [i for i in inits if isinstance(k := self._mbarrier_of(i), tuple) and k[0] == key[0]]
+            same = [i for i in inits if isinstance(k := self._mbarrier_of(i), tuple) and key[0] in (k[0], k)]
         else:
             same = [i for i in inits if self._mbarrier_of(i) == key]
         counts = {self._init_count(i) for i in same}
@@ -472,7 +473,10 @@ class MbarrierRules(CarriedRingRules):
 
     def _stages_apart(self, p: OpInfo, c: OpInfo, ring: tuple[object, ...]) -> bool:
         """The cells of stage s and stage s' != s of the two accesses never meet: both add
-        W * (t % N) to one anchor, and everything else spans fewer than W columns."""
+        W * (t % N) to one anchor, and everything else spans fewer than W columns (a ring of
+        one stage has no other stage)."""
+        if ring[2] == 1:
+            return True
         spans = []
         for info in (p, c):
             if info.rest is None or info.rects is None or info.anchor != p.anchor:
