@@ -111,3 +111,32 @@ def test_rings_verify_and_interpreter_agree(index: int, nvvm: bool):
         assert FindingKind.HANDOFF in static_errors & dynamic_errors
     if index == 2:
         assert FindingKind.DEADLOCK in static_errors & dynamic_errors
+
+
+CARRIED = (Path(__file__).parent / "filecheck" / "passes" / "verify_mbarrier_carried.mlir").read_text()
+CARRIED_NAMES = ("pipeline-state", "pipeline-state-initial-phase", "pipeline-state-reset-at-n-1",
+                 "pipeline-state-no-flip", "phase-flip", "phase-flip-initial-phase", "phase-flip-missing",
+                 "phase-flip-every-other-iteration")
+
+
+def _carried(index: int, nvvm: bool) -> ModuleOp:
+    ctx = make_context()
+    module = parse_module(ctx, CARRIED.split("// -----\n")[index], "carried.mlir")
+    if nvvm:
+        ConvertTcgen05ToNVVMPass().apply(ctx, module)
+    return module
+
+
+@pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
+@pytest.mark.parametrize("index", range(len(CARRIED_NAMES)), ids=CARRIED_NAMES)
+def test_carried_rings_verify_and_interpreter_agree(index: int, nvvm: bool):
+    """Stage and phase kept in loop registers (CUTLASS's PipelineState, Triton's phase ^= 1):
+    the legal kernels are clean in both tools, each buggy twin an error in both."""
+    static_errors, static_warnings = _static(_carried(index, nvvm))
+    dynamic_errors, dynamic_warnings = _dynamic(_carried(index, nvvm))
+    if index in (0, 4):
+        assert static_errors == static_warnings == dynamic_errors == dynamic_warnings == set()
+    else:
+        assert static_errors and dynamic_errors
+    if index in (1, 5):  # both sides wait for the other's release of the same iteration
+        assert FindingKind.DEADLOCK in static_errors & dynamic_errors
