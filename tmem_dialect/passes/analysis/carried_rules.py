@@ -126,6 +126,8 @@ class CarriedRingRules:
                 source = _phase_source(info.effect.phase)
                 if isinstance(source, BlockArgument):
                     self._check_carried_phase(info, source)
+                elif (c := constant_int(source)) is not None:
+                    self._check_constant_phase(info, c)
 
     def _check_carried_stage(self, info: OpInfo, arg: BlockArgument) -> None:
         solved = self._carried_rings.solve(arg)
@@ -172,6 +174,24 @@ class CarriedRingRules:
             kind = FindingKind.UNPROVEN
         diag.attach_note(f"the loop makes the next value of {carried_name(solved.value)} here", solved.update)
         self.findings.add(kind, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
+
+    def _check_constant_phase(self, info: OpInfo, parity: int) -> None:
+        """A ring stage waited on with a constant parity (a phase register that is never
+        flipped, which the PTX front end folds to its initial value)."""
+        key = self._mbarrier_of(info)  # type: ignore[attr-defined]
+        if not (isinstance(key, tuple) and isinstance(key[1], tuple) and key[1][0] == "ring"):
+            return
+        stages, trips = key[1][2], self._trips(key[1][1])
+        text = (f"this wait on stage t % {stages} of the ring has the constant parity {parity & 1}, while its "
+                f"mbarrier completes a phase every {stages} iteration{'s' if stages > 1 else ''}")
+        if trips is not None and trips > stages:
+            diag = error(info.op, f"{text}: iterations 0 and {stages} wait on the same mbarrier with the same "
+                         "parity, so the later one observes the phase the earlier one did (it passes before the "
+                         "release it waits for; a phase register that is never flipped)")
+            self.findings.add(FindingKind.MBARRIER_PHASE, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
+        else:
+            diag = warning(info.op, f"{text}; cannot prove this wait observes the release it is for")
+            self.findings.add(FindingKind.UNPROVEN, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
 
     def _repeated_parity(self, carried: Carried, stages: int) -> int | None:
         """The first iteration t whose parity equals iteration t + stages' (both run), if any."""

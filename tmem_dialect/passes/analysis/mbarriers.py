@@ -124,7 +124,7 @@ def _ring_bytes(value: SSAValue, counter: Counter) -> tuple[object, int] | None:
     if not isinstance(owner, Operation) or len(owner.operands) != 2:
         return None
     x, c = owner.operands
-    k = constant_int(c)
+    k = constant_int(strip(c))  # through the sext of PTX's mul.wide
     if owner.name in ("llvm.mul", "arith.muli") and k == isa.MBARRIER_BYTES:
         return ring_stage(x, counter)
     if owner.name in ("llvm.shl", "arith.shli") and k is not None and 1 << k == isa.MBARRIER_BYTES:
