@@ -81,6 +81,14 @@ class Mismatch:
     why: str
 
 
+@dataclass(frozen=True)
+class _Failed:
+    """A loop whose carried values cannot be solved, why, and the op to point at."""
+
+    why: str
+    op: Operation
+
+
 class _Unknown(Exception):
     """The update depends on something other than the carried values and constants."""
 
@@ -120,7 +128,7 @@ class CarriedRings:
         self.cfg = cfg
         self._counter = counter
         self._loop_key = loop_key
-        self._frames: dict[object, _Frame | Mismatch | None] = {}
+        self._frames: dict[object, _Frame | _Failed | None] = {}
         self._solved: dict[SSAValue, Carried | Mismatch | None] = {}
 
     # ---- what a value is -----------------------------------------------------------------
@@ -150,7 +158,7 @@ class CarriedRings:
 
     # ---- frames --------------------------------------------------------------------------
 
-    def _frame(self, arg: BlockArgument) -> _Frame | Mismatch | None:
+    def _frame(self, arg: BlockArgument) -> _Frame | _Failed | None:
         block = arg.block
         parent = block.parent_op()
         if isinstance(parent, scf.ForOp) and block is parent.body.block:
@@ -163,7 +171,7 @@ class CarriedRings:
             self._frames[ident] = self._scf_frame(parent, arg) if ident is parent else self._block_frame(block, arg)
         return self._frames[ident]
 
-    def _scf_frame(self, loop: scf.ForOp, arg: BlockArgument) -> _Frame | Mismatch | None:
+    def _scf_frame(self, loop: scf.ForOp, arg: BlockArgument) -> _Frame | _Failed | None:
         body = loop.body.block
         yielded = body.last_op
         if yielded is None:
@@ -171,11 +179,11 @@ class CarriedRings:
         args = tuple(body.args[1:])
         key, first = self._key_of(self._cfg_loop(loop), loop.body.block.args[0])
         if first is None:
-            return Mismatch(arg, yielded, "its loop's lower bound is not a constant")
+            return _Failed("its loop's lower bound is not a constant", yielded)
         return _Frame(args, dict(zip(args, loop.iter_args)), dict(zip(args, yielded.operands)), yielded,
                       key, first, body, frozenset({body}))
 
-    def _block_frame(self, block: Block, arg: BlockArgument) -> _Frame | Mismatch | None:
+    def _block_frame(self, block: Block, arg: BlockArgument) -> _Frame | _Failed | None:
         loop = next((lp for lp in self.cfg.loops if lp.op is None and lp.header.ops
                      and lp.header.ops[0].parent_block() is block), None)
         if loop is None:
@@ -183,12 +191,12 @@ class CarriedRings:
         entering = [e for e in loop.header.preds if e.back_of is not loop and e.source.order >= 0]
         back = [e for e in loop.header.preds if e.back_of is loop]
         if len(back) != 1 or not entering or not back[0].source.ops:
-            return None
+            return _Failed(f"its loop has {len(back)} back edges", block.first_op or arg.owner)  # type: ignore[arg-type]
         update = back[0].source.ops[-1]
         nexts = _successor_operands(update, block)
         inits = [_successor_operands(e.source.ops[-1], block) if e.source.ops else None for e in entering]
         if nexts is None or any(i is None for i in inits) or len(nexts) != len(block.args):
-            return None
+            return _Failed("its loop's branches do not pass it plainly", update)
         args = tuple(block.args)
         init_of: dict[BlockArgument, SSAValue] = {}
         for a in args:
@@ -225,8 +233,10 @@ class CarriedRings:
 
     def _solve(self, arg: BlockArgument) -> Carried | Mismatch | None:
         frame = self._frame(arg)
-        if not isinstance(frame, _Frame):
-            return frame
+        if isinstance(frame, _Failed):
+            return Mismatch(arg, frame.op, frame.why)
+        if frame is None:
+            return None
         used = {arg}
         while True:
             try:
@@ -310,10 +320,7 @@ class _Evaluator:
     def _op(self, v: SSAValue) -> int:
         op = v.owner
         assert isinstance(op, Operation)
-        frame_block = op.parent_block()
-        if frame_block is not None and not self._inside(op):
-            raise _Unknown()
-        name = op.name
+        name = op.name  # an op outside the loop is invariant in it: evaluated alike
         if name in CASTS and len(op.operands) == 1:
             return self.value(op.operands[0])
         if (kind := BINARY_BY_NAME.get(name)) is not None and len(op.operands) == 2:
@@ -324,7 +331,7 @@ class _Evaluator:
             return int(found)
         if name in ("arith.cmpi", "llvm.icmp"):
             predicate = getattr(op, "predicate", None)
-            if not isinstance(predicate, IntegerAttr):
+            if not isinstance(predicate, IntegerAttr) or not 0 <= predicate.value.data < len(COMPARISONS):
                 raise _Unknown()
             a, b = self.value(op.operands[0]), self.value(op.operands[1])
             return int(compare(COMPARISONS[predicate.value.data], a, b, bitwidth(op.operands[0].type) or 64))
@@ -337,16 +344,6 @@ class _Evaluator:
                 raise _Unknown()
             return self.value(yielded.operands[op.results.index(v)])  # type: ignore[arg-type]
         raise _Unknown()
-
-    def _inside(self, op: Operation) -> bool:
-        """Defined in the loop (an op of the body, or nested in one)."""
-        block = op.parent_block()
-        while block is not None:
-            if block in self.frame.body:
-                return True
-            parent = block.parent_op()
-            block = parent.parent_block() if parent is not None else None
-        return False
 
     def _joined(self, arg: BlockArgument) -> int:
         """A block argument inside the body: the value of the one edge taken into its block."""
