@@ -116,7 +116,7 @@ def test_rings_verify_and_interpreter_agree(index: int, nvvm: bool):
 CARRIED = (Path(__file__).parent / "filecheck" / "passes" / "verify_mbarrier_carried.mlir").read_text()
 CARRIED_NAMES = ("pipeline-state", "pipeline-state-initial-phase", "pipeline-state-reset-at-n-1",
                  "pipeline-state-no-flip", "phase-flip", "phase-flip-initial-phase", "phase-flip-missing",
-                 "phase-flip-every-other-iteration")
+                 "phase-flip-every-other-iteration", "pipeline-state-a-stage-ahead")
 
 
 def _carried(index: int, nvvm: bool) -> ModuleOp:
@@ -136,6 +136,9 @@ def test_carried_rings_verify_and_interpreter_agree(index: int, nvvm: bool):
     dynamic_errors, dynamic_warnings = _dynamic(_carried(index, nvvm))
     if index in (0, 4):
         assert static_errors == static_warnings == dynamic_errors == dynamic_warnings == set()
+    elif index == 8:  # not of the common form: warnings that name it; the run finds the deadlock
+        assert not static_errors and FindingKind.UNPROVEN in static_warnings
+        assert FindingKind.DEADLOCK in dynamic_errors
     else:
         assert static_errors and dynamic_errors
     if index in (1, 5):  # both sides wait for the other's release of the same iteration

@@ -51,6 +51,16 @@ class Carried:
             return None
         return n if all(v == (self.first + i) % n for i, v in enumerate(self.values)) else None
 
+    def shifted_stage(self) -> tuple[int, int] | None:
+        """(N, c), if the value is `(t + c) % N` with 0 < c < N: a stage c iterations ahead of
+        the counter (a software-pipelined loop whose prologue filled the first c stages)."""
+        n = max(self.values) + 1
+        if min(self.values) < 0 or len(self.values) % n:
+            return None
+        c = (self.values[0] - self.first) % n
+        ok = c and all(v == (self.first + i + c) % n for i, v in enumerate(self.values))
+        return (n, c) if ok else None
+
     def parity(self) -> tuple[int, int] | None:
         """(N, flip), if the value is the parity `((t / N) & 1) ^ flip` of the counter t."""
         period = len(self.values)

@@ -132,8 +132,12 @@ class CarriedRingRules:
     def _check_carried_stage(self, info: OpInfo, arg: BlockArgument) -> None:
         solved = self._carried_rings.solve(arg)
         if isinstance(solved, Carried) and solved.stage() is None and len(set(solved.values)) > 1:
-            self._carried_warning(info, solved.value, solved.update, f"{solved.describe()}, which is not "
-                                  "the stage t % N of the loop's counter t", "the stage index")
+            shifted = solved.shifted_stage()
+            what = (f"it is (t + {shifted[1]}) % {shifted[0]}, {shifted[1]} stage{'s' if shifted[1] > 1 else ''} "
+                    "ahead of the loop's counter t (a pipelined prologue), which the ring rules do not match"
+                    if shifted is not None else
+                    f"{solved.describe()}, which is not the stage t % N of the loop's counter t")
+            self._carried_warning(info, solved.value, solved.update, what, "the stage index")
         elif isinstance(solved, Mismatch) and self._mbarrier_of(info) is None:  # type: ignore[attr-defined]
             self._carried_warning(info, solved.value, solved.update, solved.why, "the stage index")
 
