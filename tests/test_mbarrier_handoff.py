@@ -89,12 +89,17 @@ RINGS = (Path(__file__).parent / "filecheck" / "passes" / "verify_mbarrier_rings
 RING_NAMES = ("legal", "early-release", "producer-parity", "consumer-parity", "stage-count")
 
 
-def _ring(index: int, nvvm: bool) -> ModuleOp:
+def _case(cases: str, index: int, nvvm: bool) -> ModuleOp:
+    """Kernel `index` of a split-input lit file, at the tcgen05 level or lowered to NVVM."""
     ctx = make_context()
-    module = parse_module(ctx, RINGS.split("// -----\n")[index], "rings.mlir")
+    module = parse_module(ctx, cases.split("// -----\n")[index], "cases.mlir")
     if nvvm:
         ConvertTcgen05ToNVVMPass().apply(ctx, module)
     return module
+
+
+def _ring(index: int, nvvm: bool) -> ModuleOp:
+    return _case(RINGS, index, nvvm)
 
 
 @pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
@@ -120,11 +125,7 @@ CARRIED_NAMES = ("pipeline-state", "pipeline-state-initial-phase", "pipeline-sta
 
 
 def _carried(index: int, nvvm: bool) -> ModuleOp:
-    ctx = make_context()
-    module = parse_module(ctx, CARRIED.split("// -----\n")[index], "carried.mlir")
-    if nvvm:
-        ConvertTcgen05ToNVVMPass().apply(ctx, module)
-    return module
+    return _case(CARRIED, index, nvvm)
 
 
 @pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
