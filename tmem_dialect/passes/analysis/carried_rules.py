@@ -70,7 +70,8 @@ class CarriedRingRules:
         flipping every iteration (Triton's `phase ^= 1`) is a ring of one stage: its ops in
         loops of that counter get the ring key (mbarrier, ("ring", counter, 1)), so that the
         release in iteration t completes phase t. Only when every release to it is in such a
-        loop (a release before the loop would shift the phases)."""
+        loop, one release op per loop (a release before the loop, or a second one in it, would
+        shift the phases)."""
         if not isinstance(key, tuple) or not isinstance(key[1], int):
             return key
         counters = self._one_stage_counters().get(key)
@@ -105,8 +106,13 @@ class CarriedRingRules:
                 waited.setdefault(key, set()).add(carried.key)
         found = {}
         for key, counters in waited.items():
-            ok = {lk for lk in counters if all(self._in_counter_loop(r, lk) for r in releases.get(key, []))}
-            if ok:
+            ops = releases.get(key, [])
+            # Every release directly in a loop of the counter, one release op per loop (the
+            # release in iteration t is then the t-th of its warp).
+            innermost = [self.cfg.loops_of(r.op)[-1:] for r in ops]  # type: ignore[attr-defined]
+            loops = [lp[0] if lp and self._loop_key(lp[0]) in counters else None for lp in innermost]  # type: ignore[attr-defined]
+            ok = {lk for lk in counters if all(self._in_counter_loop(r, lk) for r in ops)}
+            if ok and None not in loops and len(set(map(id, loops))) == len(loops):
                 found[key] = ok
         self.__dict__["_one_stage_memo"] = found
         return found
