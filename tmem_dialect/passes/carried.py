@@ -125,7 +125,9 @@ def _successor_operands(op: Operation, block: Block) -> tuple[SSAValue, ...] | N
         return None
     if op.name in ("llvm.cond_br", "cf.cond_br"):
         return tuple(getattr(op, "then_arguments" if targets[0] == 0 else "else_arguments"))
-    return tuple(op.operands)
+    if op.name in ("llvm.br", "cf.br"):
+        return tuple(op.operands)
+    return None  # a switch: not followed
 
 
 class CarriedRings:
