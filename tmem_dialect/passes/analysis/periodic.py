@@ -85,8 +85,8 @@ class PeriodicAddresses:
         counter = self._counter(loop, a, b)
         if counter is None or counter.lo is None or counter.hi is None or not counter.step or counter.step < 0:
             return None
-        values = list(range(counter.lo, counter.hi + 1, counter.step))
-        return values if 0 < len(values) <= MAX_ITERATIONS else None
+        values = range(counter.lo, counter.hi + 1, counter.step)
+        return list(values) if 0 < len(values) <= MAX_ITERATIONS else None  # len() of a range is O(1)
 
     def _counter(self, loop: Loop, a: OpInfo, b: OpInfo) -> Sym | None:
         """The loop's induction variable, as the addresses use it (directly or through the
