@@ -87,12 +87,15 @@ class SmemRingRules:
         mmas = self._consumer_mmas(full)
         if not mmas:
             return
-        siblings = lambda k: is_ring(k) and k[1] == ring and k != full  # type: ignore[index]  # noqa: E731
+
+        def siblings(k: object) -> bool:  # another barrier array of the same ring (an `empty`)
+            return is_ring(k) and k[1] == ring and k != full  # type: ignore[index]
+
         waited = {k for k, _ in self._acquired_at.get(info, frozenset()) if siblings(k)}  # type: ignore[attr-defined]
         commits: dict[object, tuple[OpInfo, Operation]] = {}
         for mma in mmas:
             for (k, _), release in self._releases.get(mma, {}).items():  # type: ignore[attr-defined]
-                if siblings(k) and release.at.name.endswith("commit"):
+                if siblings(k) and self.info_of[release.at].kind is EffectKind.COMMIT:  # type: ignore[attr-defined]
                     commits.setdefault(k, (mma, release.at))
         if waited & commits.keys():
             return  # its parity is `_check_rings`' (the filling side waits with the flipped one)
