@@ -25,6 +25,7 @@ from tmem_dialect.passes.analysis.periodic import PeriodicAddresses
 from tmem_dialect.passes.analysis.placement import Placement
 from tmem_dialect.passes.analysis.provenance import ProvenanceRules
 from tmem_dialect.passes.analysis.setmaxnreg import SetMaxNRegRules
+from tmem_dialect.passes.analysis.smem_rings import SmemRingRules
 from tmem_dialect.passes.analysis.state import Local, join_states
 from tmem_dialect.passes.analysis.static_forms import StaticFormRules
 from tmem_dialect.passes.cfg import ForwardSolver, Node
@@ -38,6 +39,7 @@ class KernelAnalysis(
     CrossWarpRules,
     PeriodicAddresses,
     MbarrierRules,
+    SmemRingRules,
     PairRules,
     SetMaxNRegRules,
     StaticFormRules,
@@ -113,6 +115,7 @@ class KernelAnalysis(
                     self._every_iteration[edge.back_of] = seen if old is None else old & seen
         self._check_intervals()
         self._check_rings()
+        self._check_smem_rings()
 
     def _step(self, info: OpInfo, local: Local, mask: int) -> Local:
         if self._report:

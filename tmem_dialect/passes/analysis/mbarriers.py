@@ -385,15 +385,17 @@ class MbarrierRules(CarriedRingRules):
                 if not partner or releasers & mask:
                     continue
                 other, other_key, other_flip = partner[0]
-                mine_fills = self._fills(mask, ring)
-                if flip == other_flip == 0 and mine_fills and not self._fills(releasers, ring):
+                tma = self._tma_fills(key, other_key)  # smem_rings.py: a TMA completing on one marks its side
+                mine_fills = self._fills(mask, ring) if tma is None else tma
+                theirs_fill = self._fills(releasers, ring) if tma is None else not tma
+                if flip == other_flip == 0 and mine_fills and not theirs_fill:
                     self.findings.add(FindingKind.DEADLOCK, ("ring-parity", info.op), error(
                         info.op, f"this wait on stage t % {ring[2]} of the ring has parity (t / {ring[2]}) & 1, as "
                         "does the other side's: in iteration t each side waits for the other's release of "
                         "iteration t, which follows the other's own wait (deadlock); the side that fills "
                         "the stages waits with the flipped parity ((t / N) & 1) ^ 1, which a fresh mbarrier "
                         "passes at once").attach_note("the other side's wait", other.op))
-                elif flip == other_flip == 1 and not mine_fills and self._fills(releasers, ring):
+                elif flip == other_flip == 1 and not mine_fills and theirs_fill:
                     self.findings.add(FindingKind.MBARRIER_PHASE, ("ring-parity", info.op), error(
                         info.op, f"this wait on stage t % {ring[2]} of the ring has the flipped parity "
                         f"((t / {ring[2]}) & 1) ^ 1, as does the filling side's: in iteration t it observes "
