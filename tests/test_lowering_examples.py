@@ -59,6 +59,11 @@ EXAMPLE_ARGS = {
         (np.arange(8192) % 5 - 2).astype(np.float16),
         np.zeros(16384, np.float32),
     ],
+    "gemm_pair_tile": lambda: [
+        (np.arange(16384) % 7 - 3).astype(np.float16),
+        (np.arange(16384) % 5 - 2).astype(np.float16),
+        np.zeros(65536, np.float32),
+    ],
     "gemm_f16_tile": lambda: [
         (np.arange(8192) % 7 - 3).astype(np.float16),
         (np.arange(16384) % 5 - 2).astype(np.float16),

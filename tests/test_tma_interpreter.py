@@ -494,16 +494,25 @@ def test_a_3d_box_lands_in_order() -> None:
 
 def test_cta_group_2_completes_on_the_leaders_barrier() -> None:
     """.cta_group::2 multicast to both CTAs of the pair: both boxes' bytes complete on the leader
-    CTA's barrier (armed for 8192 bytes); the peer neither arms nor waits. Were the bytes counted
-    in the peer's barrier instead, the leader's wait would never return."""
+    CTA's barrier (armed for 8192 bytes); the peer neither arms nor waits, only keeps its shared
+    memory alive (a cluster barrier before it exits, which the leader joins after its reads).
+    Were the bytes counted in the peer's barrier instead, the leader's wait would never return."""
     text = multicast_kernel(0b11).replace("EXPECT", "8192")
     text = text.replace("(4096 : i32) : i32\n    %tid", "(8192 : i32) : i32\n    %tid", 1)
     text = text.replace("box[%x, %y] multicast_mask = %mask :", "box[%x, %y] multicast_mask = %mask group = cta_2 :")
+    keep_alive = "    nvvm.cluster.arrive\n    nvvm.cluster.wait\n    llvm.return\n"
     text = text.replace("    nvvm.cluster.wait\n    llvm.cond_br %is0, ^issue, ^wait\n",
-                        "    nvvm.cluster.wait\n    llvm.cond_br %leader, ^lead, ^exit\n  ^exit:\n    llvm.return\n"
+                        "    nvvm.cluster.wait\n    llvm.cond_br %leader, ^lead, ^exit\n  ^exit:\n" + keep_alive +
                         "  ^lead:\n    llvm.cond_br %is0, ^issue, ^wait\n")
+    text = text.replace("  ^done:\n    llvm.return\n", "  ^done:\n" + keep_alive)
     assert text.count("group = cta_2") == 1 and "^exit" in text and "8192 : i32" in text
+    assert text.count(keep_alive) == 2
     tm = TensorMap(buffer=1, dtype="f16", dims=(80, 96), box=(64, 32))
     res = run_kernel(text, "tma_load", 32, [tm, SRC, np.zeros(4096, np.float16), 8, 16], cta_pair=True)
     assert not res.errors, [str(f.diagnostic) for f in res.findings]
     assert (res.args[2].view(np.uint8)[:4096] == expected_tile(SRC, 8, 16, 64, 32, "none")).all()
+    # without the peer's cluster barrier the copy writes the shared memory of a CTA that may
+    # have exited
+    early = text.replace(keep_alive, "    llvm.return\n")
+    res = run_kernel(early, "tma_load", 32, [tm, SRC, np.zeros(4096, np.float16), 8, 16], cta_pair=True)
+    assert res.kinds() == {FindingKind.PEER_EXITED}, [str(f.diagnostic) for f in res.findings]

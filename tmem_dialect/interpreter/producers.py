@@ -143,10 +143,9 @@ class Producers:
                 after = bisect_left(fences, last)  # a fence at the store's clock follows it (stores do not tick)
                 word = int(words[mine][np.argmax(shadow.write_clock[words[mine]])])
                 wop = shadow.write_op[word]
-                # Across the CTAs of a pair only a cluster barrier could order the fence, and the
-                # interpreter has none yet: there the fence must exist (in this run) before the read.
-                peer = p // m.warps_per_cta != w.cta
-                fenced = after < len(fences) and (peer or clock.knows(p, fences[after]))
+                # The fence must be ordered before this read: in a CTA pair the writer may be a warp
+                # of the peer CTA, whose fence a cluster barrier orders (its clocks join).
+                fenced = after < len(fences) and clock.knows(p, fences[after])
                 if fenced:
                     continue
                 who = "this warp" if p == w.warp else f"warp {p}"

@@ -2,11 +2,12 @@
 
 The copies move their bytes when issued (the interpreter computes every result at issue) and the
 model tracks what the hardware leaves in flight:
-- a load (cp.async.bulk(.tensor) global -> shared) writes the box, in the tensor map's swizzle,
-  into the shared memory of each destination CTA (`destinations`: the issuing CTA, or each CTA of
-  the multicast mask), and completes box-bytes of transactions on the mbarrier at the same
-  offset in that CTA (with .cta_group::2, on the barrier of the pair's leader CTA, as CUTLASS's
-  2-SM loads use it). Elements outside the tensor are zero (PTX ISA 5.5 "Tiled Mode"). The write
+- a load (cp.async.bulk(.tensor) global -> shared::cluster) writes the box, in the tensor map's
+  swizzle, into the shared memory of each destination CTA (`destinations`: the CTA its
+  shared::cluster address names (a shared::cta address: the issuer's), or each CTA of the
+  multicast mask at the same CTA-relative offset), and completes box-bytes of transactions on one
+  mbarrier per destination (`isa.load_barrier_cta`). Elements outside the tensor are zero (PTX ISA 5.5
+  "Tiled Mode"). The write
   is by the issuing warp at its clock of issue: the mbarrier's phase releases it (complete_tx
   carries that clock), so a reader that observed the phase is ordered after it and any other
   reader is a shared-memory race; the issuing warp itself must not read before the phase
@@ -28,7 +29,7 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import producers as P
-from tmem_dialect.interpreter.memory import Buffer
+from tmem_dialect.interpreter.memory import Buffer, MemoryFault
 from tmem_dialect.interpreter.tensor_map import TensorMap, box_geometry, smem_addresses
 
 if TYPE_CHECKING:
@@ -92,13 +93,12 @@ class TmaState:
 
     # ---- where a copy lands ----------------------------------------------------------------
 
-    def destinations(self, w: WarpInterpreter, mask: int | None) -> list[int]:
-        """The CTAs a copy writes: the issuer's, or each CTA rank of the multicast mask.
-
-        One function decides it so that a cluster of N CTAs needs only this: the machine's CTAs
-        are the cluster's ranks (1, or 2 with a CTA pair, today)."""
+    def destinations(self, w: WarpInterpreter, mask: int | None, home: int | None = None) -> list[int]:
+        """The CTAs a copy writes: `home` (the CTA its shared::cluster destination address names,
+        by default the issuer's), or each CTA rank of the multicast mask (the machine's CTAs are
+        the cluster's ranks, machine.cta(rank))."""
         if mask is None:
-            return [w.cta]
+            return [w.cta if home is None else home]
         ranks = [r for r in range(isa.MULTICAST_MASK_BITS) if mask >> r & 1]
         missing = [r for r in ranks if r >= len(self.machine.ctas)]
         if missing:
@@ -107,10 +107,12 @@ class TmaState:
                            f"has {len(self.machine.ctas)} CTA(s)")
         return ranks
 
-    @staticmethod
-    def barrier_cta(cta: int, cta_group: int | None) -> int:
-        """The CTA whose mbarrier a copy into `cta` completes on (.cta_group::2: the pair's leader)."""
-        return cta & ~1 if cta_group == 2 else cta
+    def _cluster_address(self, w: WarpInterpreter, address: int, what: str) -> tuple[int, int]:
+        """(CTA, shared::cta address) of a shared or shared::cluster operand."""
+        try:
+            return self.machine.shared_target(w, address)
+        except MemoryFault as e:
+            raise TmaError(FindingKind.MEMORY_FAULT, f"the {what}: {e}") from None
 
     def _shared_buffer(self, cta: int, addresses: np.ndarray, what: str) -> Buffer:
         space = self.machine.memory.shared_spaces[cta]
@@ -130,6 +132,7 @@ class TmaState:
         if len(coords) != len(tm.dims):
             raise TmaError(FindingKind.BAD_DESCRIPTOR,
                            f"a {len(coords)}-D copy through a rank-{len(tm.dims)} tensor map")
+        home, dst = self._cluster_address(w, dst, "shared::cluster destination")
         if dst % isa.SMEM_ALIGN:
             raise TmaError(FindingKind.MEMORY_FAULT,
                            f"the shared destination {dst:#x} of a tensor copy is not {isa.SMEM_ALIGN}-byte aligned")
@@ -141,12 +144,13 @@ class TmaState:
         gather = np.where(inside[:, None], offsets[:, None] + np.arange(eb), 0)
         data = np.where(inside[:, None], src.raw[gather], 0).astype(np.uint8)  # out of bound: zero
         addresses = smem_addresses(tm, dst, len(offsets))
-        self._deliver(w, op, addresses, data, barrier, mask, cta_group, tm.box_bytes)
+        self._deliver(w, op, home, addresses, data, barrier, mask, cta_group, tm.box_bytes)
 
     def bulk_load(self, w: WarpInterpreter, op: Operation, dst: int, src_address: int, size: int,
                   barrier: int, mask: int | None) -> None:
         if err := isa.bulk_size_error(size):
             raise TmaError(FindingKind.MEMORY_FAULT, err)
+        home, dst = self._cluster_address(w, dst, "shared::cluster destination")
         if dst % isa.BULK_ALIGN or src_address % isa.BULK_ALIGN:
             raise TmaError(FindingKind.MEMORY_FAULT, f"cp.async.bulk addresses must be {isa.BULK_ALIGN}-byte aligned "
                            f"(destination {dst:#x}, source {src_address:#x})")
@@ -155,18 +159,24 @@ class TmaState:
             raise TmaError(FindingKind.MEMORY_FAULT, f"the source {src_address:#x} + {size} bytes is not inside one global buffer")
         data = buf.raw[src_address - buf.base:src_address - buf.base + size].reshape(-1, 1)
         addresses = dst + np.arange(size, dtype=np.int64).reshape(-1, 1)
-        self._deliver(w, op, addresses, data, barrier, mask, None, size)
+        self._deliver(w, op, home, addresses, data, barrier, mask, None, size)
 
-    def _deliver(self, w: WarpInterpreter, op: Operation, addresses: np.ndarray, data: np.ndarray,
+    def _deliver(self, w: WarpInterpreter, op: Operation, home: int, addresses: np.ndarray, data: np.ndarray,
                  barrier: int, mask: int | None, cta_group: int | None, tx: int) -> None:
         """Write the bytes into each destination CTA and complete `tx` bytes on its mbarrier."""
         m = self.machine
-        targets = self.destinations(w, mask)
+        targets = self.destinations(w, mask, home)
+        named, barrier = self._cluster_address(w, barrier, "mbarrier operand")
+        barrier_ctas = [isa.load_barrier_cta(c, named, mask is not None, cta_group) for c in targets]
+        if any(c >= len(m.ctas) for c in barrier_ctas):
+            raise TmaError(FindingKind.MEMORY_FAULT,
+                           f"the mbarrier of the CTA pair of CTA {targets[0]} is CTA {max(barrier_ctas)}, outside "
+                           f"the cluster of {len(m.ctas)} CTA(s)")
         buffers = [self._shared_buffer(c, addresses, "a TMA copy writes") for c in targets]
         producers = P.of(m)
         clock = m.clocks[w.warp]
         flat = addresses.reshape(-1)
-        for cta, buf in zip(targets, buffers):
+        for cta, bcta, buf in zip(targets, barrier_ctas, buffers):
             words = np.unique((flat - buf.base) // 4)
             shadow = m.shared.shadow_of(buf)
             m.shared._races(w, op, buf, shadow, words, write=True)  # generic accesses no barrier orders before it
@@ -174,16 +184,19 @@ class TmaState:
             buf.raw[flat - buf.base] = data.reshape(-1)
             shadow.written[flat - buf.base] = True
             shadow.origin[words] = None
-            bcta = self.barrier_cta(cta, cta_group)
             b = producers.mbarriers.get(bcta, barrier)
             pending = self.pending.setdefault(id(buf), {})
             record = PendingLoad(w.warp, op, bcta, barrier, b.phase if b is not None else -1)
             for word in words.tolist():
                 pending[word] = record
+        # The CTAs the copy writes or signals must not exit before it: a waiter that observed its
+        # phase knows the issue (complete_tx releases the issuer's clock there).
+        for cta in sorted({*targets, *barrier_ctas} - {w.cta}):
+            m.remote_access(w, op, cta)
         release = clock.vc.copy()
         clock.tick()
-        for cta in targets:
-            for misuse in producers.mbarriers.complete_tx(self.barrier_cta(cta, cta_group), barrier, tx, release):
+        for bcta in barrier_ctas:
+            for misuse in producers.mbarriers.complete_tx(bcta, barrier, tx, release):
                 producers.report(op, misuse)
         m.cells_moved += int(data.size) * len(targets)
 

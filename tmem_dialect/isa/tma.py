@@ -111,6 +111,20 @@ def wait_group_error(n: int) -> str | None:
     return None
 
 
+def load_barrier_cta(destination: int, named: int, multicast: bool, cta_group: int | None) -> int:
+    """The cluster rank of the mbarrier that the bytes a TMA load writes into CTA `destination`
+    complete on, given the rank `named` by its mbarrier operand (a shared::cluster address).
+
+    "cp.async.bulk.tensor": with .multicast::cluster the mbarrier signal is multicast to the same
+    CTA-relative offset as the operand in each destination CTA; with .cta_group::2 the signalled
+    mbarrier may be in either CTA of the destination's CTA pair (CTAs 2k, 2k + 1): the one the
+    operand names (CUTLASS's 2-SM loads name the even CTA's, so the peer's bytes count on the
+    leader's full barrier). Otherwise the named mbarrier, in the destination CTA."""
+    if cta_group == 2:
+        return (destination & ~1) | (named & 1)
+    return destination if multicast else named
+
+
 def multicast_mask_error(mask: int) -> str | None:
     if not 0 <= mask < 1 << MULTICAST_MASK_BITS:
         return f"a multicast ctaMask has {MULTICAST_MASK_BITS} bits, got {mask:#x}"
