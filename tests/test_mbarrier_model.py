@@ -88,8 +88,20 @@ def test_count_and_tx_mismatches():
     assert out == [] and b.phase == 0  # waits for the bytes
     assert m.complete_tx(0, ADDR, 512) == [] and b.phase == 0
     assert m.complete_tx(0, ADDR, 512) == [] and b.phase == 1
+    # phase 1: bytes before the expect_tx that announces them are legal (the tx-count range is
+    # signed, PTX ISA 9.7.13.15.1: a peer CTA's TMA may land before the leader's expect_tx) ...
+    assert m.complete_tx(0, ADDR, 16) == [] and b.phase == 1
+    _, out = m.arrive(0, ADDR, 0, clocks[0], tx=16)
+    assert out == [] and b.phase == 2
+    # ... but once the phase's last arrival is in, surplus bytes are a mismatch, however they come
+    _, out = m.arrive(0, ADDR, 0, clocks[0], tx=8)
+    assert out == [] and b.phase == 2
     out = m.complete_tx(0, ADDR, 16)
     assert [o.kind for o in out] == [K.TX_COUNT]
+    m, clocks, b = setup(count=1)
+    assert m.complete_tx(0, ADDR, 32) == []
+    _, out = m.arrive(0, ADDR, 0, clocks[0], tx=16)
+    assert [o.kind for o in out] == [K.TX_COUNT] and "16 more transaction bytes" in out[0].message
 
 
 def test_stuck_waits_name_the_cause():

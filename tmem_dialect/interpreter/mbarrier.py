@@ -245,6 +245,11 @@ class MBarriers:
                               [("initialized here", b.init_op)]))
             count = b.pending
         b.pending -= count
+        if b.pending == 0 and b.tx < 0:
+            out.append(Misuse(FindingKind.TX_COUNT,
+                              f"the last arrival of the phase leaves {-b.tx} more transaction bytes completed than "
+                              f"expected: {b.state()} (a phase completes when its arrivals are in and its "
+                              "tx-count is zero, PTX ISA 9.7.13.15.2)", [("initialized here", b.init_op)]))
         self._maybe_complete(b)
         return token, out
 
@@ -262,7 +267,11 @@ class MBarriers:
             return [Misuse(FindingKind.MBARRIER_UNINITIALIZED,
                            f"complete_tx on shared address {address:#x}, where no valid mbarrier is")]
         out = []
-        if tx > b.tx:
+        # The tx-count may go negative (its range is [-(2^20 - 1), 2^20 - 1], PTX ISA 9.7.13.15.1):
+        # bytes may complete before the expect_tx that announces them (a peer CTA's TMA on the
+        # leader's full barrier, before the leader's arrive.expect_tx). Only once every arrival of
+        # the phase is in can no expect_tx come with an arrive: then surplus bytes are a mismatch.
+        if tx > b.tx and b.pending == 0:
             out.append(Misuse(FindingKind.TX_COUNT,
                               f"complete_tx of {tx} bytes when only {b.tx} were expected: {b.state()} "
                               "(the transaction count goes negative; expect_tx must come first or match)",

@@ -471,7 +471,10 @@ class _FunctionEmitter:
         header += [_Line(f"\t{p}{',' if i + 1 < len(params) else ''}", func) for i, p in enumerate(params)]
         header.append(_Line(")", func))
         directives = []
-        for attr_name, attr in func.attributes.items():
+        # In TUNING_DIRECTIVES' order, not the attribute dictionary's (iree-opt prints it sorted).
+        order = list(TUNING_DIRECTIVES)
+        for attr_name, attr in sorted(func.attributes.items(),
+                                      key=lambda kv: order.index(kv[0]) if kv[0] in order else -1):
             if attr_name == NVVM_KERNEL_ATTR:
                 continue
             directive = TUNING_DIRECTIVES.get(attr_name)
