@@ -490,7 +490,10 @@ class Machine:
             self.report(FindingKind.BARRIER_COUNT, "error", op,
                         f"warp {w.warp} arrives at the cluster barrier again before waiting for its "
                         "previous arrival (barrier.cluster.wait)", key=w.warp)
-        self.cluster_pending[w.warp] = self.cluster.arrive(self.clocks[w.warp], int(w.mask.sum()), relaxed)
+        phase = self.cluster.arrive(self.clocks[w.warp], int(w.mask.sum()), relaxed)
+        self.cluster_pending[w.warp] = phase
+        if not relaxed:
+            producers.cluster_arrive(self, w.warp, phase)  # async completion it knows is released
 
     def cluster_wait(self, w: WarpLanes, op: Operation, aligned: bool) -> None:
         if aligned:
@@ -512,6 +515,7 @@ class Machine:
             )
         vc, fenced = cluster.joined[phase]
         self.clocks[w.warp].acquire(vc, fenced)
+        producers.cluster_wait(self, w.warp, phase)
         self.clocks[w.warp].tick()
         self.cluster_waits[w.warp] += 1
 

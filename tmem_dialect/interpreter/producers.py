@@ -75,6 +75,7 @@ class Producers:
         self.proxy_fences: list[list[int]] = [[] for _ in range(machine.warp_count)]
         self.stuck: dict[int, tuple[_StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
         self.async_reads: dict[int, np.ndarray] = {}  # id(shared buffer) -> per word, the async op reading it
+        self.cluster_known: dict[int, np.ndarray] = {}  # cluster barrier phase -> the join its arrivals knew complete
 
     # ---- findings --------------------------------------------------------------------------
 
@@ -604,6 +605,25 @@ def after_barrier(machine: Machine, warps: list[int]) -> None:
     state = getattr(machine, "_producers", None)
     if state is not None:
         state.on_cta_barrier(warps)
+
+
+def cluster_arrive(machine: Machine, warp: int, phase: int) -> None:
+    """Hook: `warp` arrived (release) at phase `phase` of the cluster barrier: the async ops it
+    knows complete are known to every warp that waits for that phase (barrier.cluster.arrive has
+    release and .wait acquire semantics, PTX ISA "barrier.cluster"), in either CTA of a pair."""
+    state = getattr(machine, "_producers", None)
+    if state is not None:
+        known = state.cluster_known.get(phase)
+        row = state.mbarriers.tracker.known[warp]
+        state.cluster_known[phase] = row.copy() if known is None else np.maximum(known, row)
+
+
+def cluster_wait(machine: Machine, warp: int, phase: int) -> None:
+    """Hook: `warp` passed phase `phase` of the cluster barrier."""
+    state = getattr(machine, "_producers", None)
+    if state is not None and (known := state.cluster_known.get(phase)) is not None:
+        tracker = state.mbarriers.tracker
+        np.maximum(tracker.known[warp], known, out=tracker.known[warp])
 
 
 def shared_write(machine: Machine, w: WarpInterpreter, op: Operation, buf, words: np.ndarray) -> None:
