@@ -44,6 +44,19 @@ LOWERING = "convert-tcgen05-to-nvvm"
 # What every example needs: lanes, waits and verification (NVVM-level kernels are checked, not
 # rewritten), then the lowering.
 PIPELINE = f"tmem-pipeline,{LOWERING}"
+# Examples whose protocol tmem-verify cannot prove yet take the pipeline without it (what it lacks,
+# and its findings on them, are in the example's own test, an xfail naming the missing rules).
+UNPROVEN = {
+    # the static engine counts only this CTA's arrivals and not remote arrives through mapa
+    # (tests/test_warp_specialized_gemm_pair.py::test_tmem_verify_proves_the_pair_rings)
+    "warp_specialized_gemm_pair": "tmem-plan-columns,tmem-assign-lanes,tmem-insert-waits",
+}
+
+
+def pipeline(example: Path, lowering: bool = True) -> str:
+    if example.stem not in UNPROVEN:
+        return PIPELINE if lowering else "tmem-pipeline"
+    return f"{UNPROVEN[example.stem]},{LOWERING}" if lowering else UNPROVEN[example.stem]
 
 # Arguments each example kernel runs on in the interpreter.
 EXAMPLE_ARGS = {
@@ -63,6 +76,13 @@ EXAMPLE_ARGS = {
         (np.arange(16384) % 7 - 3).astype(np.float16),
         (np.arange(16384) % 5 - 2).astype(np.float16),
         np.zeros(65536, np.float32),
+    ],
+    "warp_specialized_gemm_pair": lambda: [
+        TensorMap(buffer=2, dtype="f16", dims=(64, 256), box=(64, 128), swizzle="128B"),
+        TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 16), swizzle="128B"),
+        (np.arange(16384) % 7 - 3).astype(np.float16),
+        (np.arange(8192) % 5 - 2).astype(np.float16),
+        np.zeros(32768, np.float32),
     ],
     "gemm_f16_tile": lambda: [
         (np.arange(8192) % 7 - 3).astype(np.float16),
@@ -120,7 +140,7 @@ def test_examples_exist() -> None:
 
 def test_lowering_is_llvm_and_nvvm_only(example: Path) -> None:
     text = example.read_text()
-    module = run_pipeline(text, PIPELINE, str(example))
+    module = run_pipeline(text, pipeline(example), str(example))
     names = {op.name for op in module.walk() if op is not module}
     assert names and all(n.startswith(("llvm.", "nvvm.")) for n in names), sorted(names)
     kernels = [op for op in module.walk() if op.name == "llvm.func" and "nvvm.kernel" in op.attributes]
@@ -130,7 +150,7 @@ def test_lowering_is_llvm_and_nvvm_only(example: Path) -> None:
 @pytest.mark.skipif(IREE_OPT is None, reason="iree-opt not found (pip install iree-base-compiler==3.13.0)")
 def test_iree_opt_accepts_the_nvvm_output(example: Path) -> None:
     text = example.read_text()
-    lowered = mlir_text(run_pipeline(text, PIPELINE, str(example)))
+    lowered = mlir_text(run_pipeline(text, pipeline(example), str(example)))
     proc = subprocess.run([IREE_OPT, "-"], input=lowered, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     generic = subprocess.run([IREE_OPT, "--mlir-print-op-generic", "-"], input=lowered, capture_output=True, text=True)
@@ -140,14 +160,14 @@ def test_iree_opt_accepts_the_nvvm_output(example: Path) -> None:
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
 def test_ptxas_accepts_the_ptx(example: Path) -> None:
     text = example.read_text()
-    ptx = emit_ptx(run_pipeline(text, PIPELINE, str(example)))
+    ptx = emit_ptx(run_pipeline(text, pipeline(example), str(example)))
     result = run_ptxas(ptx.text, "sm_100a", PTXAS)
     assert result.ok, result.output
 
 
 def test_output_is_deterministic(example: Path) -> None:
     text = example.read_text()
-    first, second = run_pipeline(text, PIPELINE), run_pipeline(text, PIPELINE)
+    first, second = run_pipeline(text, pipeline(example)), run_pipeline(text, pipeline(example))
     assert mlir_text(first) == mlir_text(second)
     assert emit_ptx(first).text == emit_ptx(second).text
 
@@ -157,10 +177,10 @@ def test_lowering_preserves_what_the_kernel_computes(example: Path) -> None:
     (a lowering neither hides nor invents a race); after the whole pipeline the kernel is clean."""
     assert example.stem in EXAMPLE_ARGS, f"add the interpreter arguments of {example.stem} to EXAMPLE_ARGS"
     text = planned(example.read_text(), example.name)  # the interpreter runs allocated kernels
-    source = mlir_text(run_pipeline(text, "tmem-pipeline"))
+    source = mlir_text(run_pipeline(text, pipeline(example, lowering=False)))
     # Each example declares its block size (reqntid); the run takes it from there.
     alone = validation.validate(source, LOWERING, args=EXAMPLE_ARGS[example.stem]())
-    whole = validation.validate(text, PIPELINE, args=EXAMPLE_ARGS[example.stem](), errors="fixed")
+    whole = validation.validate(text, pipeline(example), args=EXAMPLE_ARGS[example.stem](), errors="fixed")
     assert alone.ok, "\n".join(alone.differences)
     assert whole.ok, "\n".join(whole.differences)
 
@@ -237,7 +257,7 @@ def test_what_upstream_prints_parses_back(example: Path) -> None:
     """iree-opt's own custom-form print of our output is NVVM-level input we take again, unchanged
     in meaning: it lowers to the same PTX."""
     text = example.read_text()
-    lowered = run_pipeline(text, PIPELINE)
+    lowered = run_pipeline(text, pipeline(example))
     upstream = subprocess.run([IREE_OPT, "-"], input=mlir_text(lowered), capture_output=True, text=True)
     assert upstream.returncode == 0, upstream.stderr
     reparsed = parse_module(make_context(), upstream.stdout, "<iree-opt>")

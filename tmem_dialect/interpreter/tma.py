@@ -180,6 +180,7 @@ class TmaState:
             words = np.unique((flat - buf.base) // 4)
             shadow = m.shared.shadow_of(buf)
             m.shared._races(w, op, buf, shadow, words, write=True)  # generic accesses no barrier orders before it
+            self._overwrites_a_load_in_flight(w, op, buf, words)
             producers.check_shared_write(P._AsCta(w, cta), op, buf, words)  # an mma/cp still reading the stage
             buf.raw[flat - buf.base] = data.reshape(-1)
             shadow.written[flat - buf.base] = True
@@ -199,6 +200,39 @@ class TmaState:
             for misuse in producers.mbarriers.complete_tx(bcta, barrier, tx, release):
                 producers.report(op, misuse)
         m.cells_moved += int(data.size) * len(targets)
+
+    def _overwrites_a_load_in_flight(self, w: WarpInterpreter, op: Operation, buf: Buffer, words: np.ndarray) -> None:
+        """A copy into bytes an earlier copy writes, before this warp knows that one complete: the
+        two asynchronous writes are unordered (and the earlier data may never have been
+        consumed): a ring's producer refilling a stage without waiting on its empty barrier.
+
+        Known complete: the earlier copy's phase completed and this warp's clock covers what that
+        phase released (a wait on it, or a chain of waits: the consumer's commit on the empty
+        barrier after it waited on the full one)."""
+        pending = self.pending.get(id(buf))
+        if not pending:
+            return
+        mb = P.of(self.machine).mbarriers
+        clock = self.machine.clocks[w.warp]
+        for word in words.tolist():
+            rec = pending.get(word)
+            if rec is None:
+                continue
+            b = mb.get(rec.cta, rec.barrier)
+            if b is None:
+                continue
+            released = b.completed.get(rec.phase)
+            if b.phase > rec.phase and (released is None or (clock.vc >= released.release).all()):
+                continue
+            why = ("its mbarrier phase has not completed" if b.phase <= rec.phase else
+                   f"warp {w.warp} has not observed the phase it completes on")
+            self.machine.report(
+                FindingKind.ASYNC_PENDING, "error", op,
+                f"{op.name} of warp {w.warp} writes {buf.name} (byte {word * 4}), which the {rec.op.name} of warp "
+                f"{rec.warp} may still be writing: {why} ({b.state()}); a stage may be refilled only after its "
+                "consumer released it (wait on the stage's empty barrier)",
+                [(f"the earlier {rec.op.name}", rec.op)], key=(id(rec.op), w.warp, "refill"))
+            return
 
     # ---- generic reads and writes of shared memory ----------------------------------------
 
