@@ -1,10 +1,14 @@
 // RUN: tmem-run %s --cluster 4 --verify-diagnostics
+// RUN: tmem-opt %s -p convert-tcgen05-to-nvvm | not tmem-run - --cluster 4 2>&1 | filecheck %s --check-prefix=NVVM
 // RUN: sed -e 's/%barrier_on = arith.constant false/%barrier_on = arith.constant true/' %s | tmem-run - --cluster 4
 // RUN: sed -e 's/%barrier_on = arith.constant false/%barrier_on = arith.constant true/' %s | tmem-opt -p convert-tcgen05-to-nvvm | tmem-run - --cluster 4
 
 // The pair alloc (cta_group::2) needs the peer CTA running: a cluster barrier before it. Here the
 // barrier is skipped (%barrier_on is false) in every CTA of a 4-CTA cluster: each allocating warp is
-// reported. The twin (%barrier_on true) runs clean (exit status 0) at both levels.
+// reported, at both levels. The twin (%barrier_on true) runs clean (exit status 0) at both levels.
+// NVVM: error: nvvm.tcgen05.alloc (cta_group::2) of warp 0 has no cluster barrier before it (barrier.cluster.arrive and barrier.cluster.wait): the peer CTA must be running when the pair allocates
+// NVVM: note: and 3 more like it at this op
+// NVVM-NEXT: tmem-run: 4 errors, 0 warnings
 
 llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 

@@ -1,4 +1,5 @@
 // RUN: tmem-run %s --cluster 4 --arg i32:512 --verify-diagnostics
+// RUN: tmem-opt %s -p convert-tcgen05-to-nvvm | not tmem-run - --cluster 4 --arg i32:512 2>&1 | filecheck %s --check-prefix=NVVM
 // RUN: sed -e 's/scf.if %keep {/scf.if %w0 {/' %s | tmem-run - --cluster 4 --arg i32:512 | filecheck %s --check-prefix=TWIN
 // RUN: sed -e 's/scf.if %keep {/scf.if %w0 {/' %s | tmem-opt -p convert-tcgen05-to-nvvm | tmem-run - --cluster 4 --arg i32:512 | filecheck %s --check-prefix=TWIN
 
@@ -7,6 +8,13 @@
 // even CTAs' deallocs can never complete: the peer CTA must still be running. The legal twin
 // (every CTA's warp 0 deallocates) runs clean at both levels.
 // TWIN: arg0: int32[512] = [0 1 2 3 4 5 6 7 ...
+// At the NVVM level the same two errors per pair (the peer's leak, the dealloc waiting for its peer;
+// the CLI folds the second pair's into "more like it"):
+// NVVM: error: TMEM leak: the 32 columns that warp 4 allocated here at column 0 of CTA 1
+// NVVM: note: and 1 more like it at this op
+// NVVM: error: nvvm.tcgen05.dealloc (cta_group::2) of warp 0 in CTA 0: every thread of the peer CTA 1 exited without executing its half of the pair deallocation
+// NVVM: note: and 1 more like it at this op
+// NVVM: tmem-run: 4 errors, 0 warnings
 
 llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 
