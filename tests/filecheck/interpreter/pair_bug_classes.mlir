@@ -6,7 +6,7 @@
 //    stores and their fence.proxy.async before the leader's mma either.
 // RUN: sed -e '0,/nvvm.cluster.arrive aligned/{/nvvm.cluster.arrive aligned/d}' -e '0,/nvvm.cluster.wait aligned/{/nvvm.cluster.wait aligned/d}' %S/../../../examples/gemm_pair_tile.mlir > %t.no_barrier.mlir
 // RUN: not tmem-run %t.no_barrier.mlir 2>&1 | filecheck %s --check-prefix=ALLOC
-// RUN: tmem-opt %t.no_barrier.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - 2>&1 | filecheck %s --check-prefix=ALLOC-NVVM
+// RUN: tmem-opt %t.no_barrier.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - --arg f16:16384 --arg f16:16384 --arg f32:65536 2>&1 | filecheck %s --check-prefix=ALLOC-NVVM
 // ALLOC: error: tcgen05.alloc (cta_group::2) of warp 0 has no cluster barrier before it (barrier.cluster.arrive and barrier.cluster.wait): the peer CTA must be running when the pair allocates
 // ALLOC-NEXT: tcgen05.alloc %slot, 256 cta_group(2)
 // ALLOC: note: and 1 more like it at this op
@@ -21,7 +21,7 @@
 //    the allocation leaks.
 // RUN: sed -e '/tcgen05.fence before_thread_sync/,$ s/scf.if %is_warp0 {/scf.if %leader_warp0 {/' %S/../../../examples/gemm_pair_tile.mlir > %t.exits.mlir
 // RUN: not tmem-run %t.exits.mlir 2>&1 | filecheck %s --check-prefix=EXIT
-// RUN: tmem-opt %t.exits.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - 2>&1 | filecheck %s --check-prefix=EXIT-NVVM
+// RUN: tmem-opt %t.exits.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - --arg f16:16384 --arg f16:16384 --arg f32:65536 2>&1 | filecheck %s --check-prefix=EXIT-NVVM
 // EXIT: error: TMEM leak: the 256 columns that warp 4 allocated here at column 0 of CTA 1 are never deallocated before the kernel exits
 // EXIT: error: tcgen05.dealloc (cta_group::2) of warp 0 in CTA 0: every thread of the peer CTA 1 exited without executing its half of the pair deallocation; the peer CTA must still be running
 // EXIT: tmem-run: 2 errors, 0 warnings
