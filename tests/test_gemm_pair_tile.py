@@ -111,17 +111,30 @@ def test_tmem_run_cta_pair_on_the_command_line(capsys):
                                rtol=1e-5)
 
 
-PAIR_WARNING = "cta_group::2: the peer CTA's half of the allocation"
+@pytest.mark.parametrize("level", ["lanes", "nvvm"])
+def test_tmem_verify_proves_it(level: str):
+    assert verify_findings(_module(EXAMPLE, level), Options()) == []
+
+
+# The two pair bug classes of issue 11 on this kernel (tests/filecheck/interpreter/pair_bug_classes.mlir
+# runs the same edits through tmem-run at both levels).
+NO_CLUSTER_BARRIER_BEFORE_ALLOC = ("  // 3. both CTAs running, operands and mbarriers ready\n"
+                                   "  nvvm.cluster.arrive aligned\n  nvvm.cluster.wait aligned\n", "")
+PEER_EXITS_BEFORE_DEALLOC = ("  scf.if %is_warp0 {\n    tcgen05.fence after_thread_sync\n    tcgen05.dealloc",
+                             "  scf.if %leader_warp0 {\n    tcgen05.fence after_thread_sync\n    tcgen05.dealloc")
 
 
 @pytest.mark.parametrize("level", ["lanes", "nvvm"])
-def test_tmem_verify_has_no_errors(level: str):
-    """tmem-verify proves the CTA's own TMEM rules; what it cannot check yet of the pair it says,
-    at the pair alloc (the static pair rules are the lead's, passes/analysis)."""
-    findings = verify_findings(_module(EXAMPLE, level), Options())
-    assert [d for _, d in findings if d.severity is Severity.ERROR] == []
-    for _, d in findings:
-        assert PAIR_WARNING in d.message, d.message
+@pytest.mark.parametrize("bug, dynamic, static", [
+    (NO_CLUSTER_BARRIER_BEFORE_ALLOC, FindingKind.CLUSTER_BARRIER_MISSING, {FindingKind.CLUSTER_BARRIER_MISSING}),
+    (PEER_EXITS_BEFORE_DEALLOC, FindingKind.PEER_EXITED, {FindingKind.PEER_MISMATCH, FindingKind.LEAK}),
+], ids=["cluster-barrier-missing-before-pair-alloc", "peer-exits-before-pair-dealloc"])
+def test_pair_bug_classes_in_both_tools(bug, dynamic: FindingKind, static: set, level: str):
+    text = _variant(*bug)
+    _, _, res = _run(text, "nvvm" if level == "nvvm" else "tcgen05")
+    assert dynamic in res.kinds(), res.render()
+    errors = {k for k, d in verify_findings(_module(text, level), Options()) if d.severity is Severity.ERROR}
+    assert errors == static
 
 
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
