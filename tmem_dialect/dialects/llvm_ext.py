@@ -297,13 +297,14 @@ class StoreOp(llvm.StoreOp):
 
 
 def _extended() -> Dialect:
-    from tmem_dialect.dialects import llvm_atomic, llvm_compat
+    from tmem_dialect.dialects import llvm_atomic, llvm_compat, llvm_switch
 
     replaced = {llvm.LoadOp: LoadOp, llvm.StoreOp: StoreOp, **llvm_compat.REPLACED}
     return Dialect(
         "llvm",
         [*(replaced.get(op, op) for op in LLVM.operations), PoisonOp, ExtractElementOp, AddrSpaceCastOp,
-         UIToFPOp, FPToSIOp, FPToUIOp, *llvm_compat.OPERATIONS, *llvm_atomic.OPERATIONS],
+         UIToFPOp, FPToSIOp, FPToUIOp, *llvm_compat.OPERATIONS, *llvm_atomic.OPERATIONS,
+         *llvm_switch.OPERATIONS],
         [*LLVM.attributes, ConstantRangeAttr, *llvm_compat.ATTRIBUTES],
     )
 

@@ -39,8 +39,10 @@ from tmem_dialect.conventions import (
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import llvm_ext, nvvm
 from tmem_dialect.dialects.nvvm_tma import SHARED_CLUSTER_ADDRESS_SPACE
+from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
 from tmem_dialect.lowering.ptx_cluster import CLUSTER_HANDLERS
+from tmem_dialect.lowering.ptx_switch import switch as _switch
 from tmem_dialect.lowering.ptx_values import (
     Address,
     Unsupported,
@@ -1182,6 +1184,7 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     llvm.StoreOp: _FunctionEmitter.store,
     llvm.BrOp: _FunctionEmitter.br,
     llvm.CondBrOp: _FunctionEmitter.cond_br,
+    SwitchOp: lambda em, op: _switch(em, op, _Edge),
     llvm.ReturnOp: _FunctionEmitter.ret,
     nvvm.BarrierOp: _FunctionEmitter.barrier,
     nvvm.BarrierArriveOp: _FunctionEmitter.barrier_arrive,

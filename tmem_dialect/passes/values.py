@@ -21,6 +21,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from tmem_dialect import integers, isa
 from tmem_dialect.conventions import GENERIC_ADDRESS_SPACE, SHARED_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG, Loop, constant_trip_count
@@ -571,6 +572,8 @@ def _successor_operands(op: Operation, index: int) -> Iterable[SSAValue]:
         return op.operands
     if op.name in ("cf.cond_br", "llvm.cond_br"):
         return getattr(op, "then_arguments" if index == 0 else "else_arguments")
+    if isinstance(op, SwitchOp):
+        return op.successor_operands(index)
     return ()
 
 

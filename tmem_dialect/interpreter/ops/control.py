@@ -1,4 +1,4 @@
-"""Control flow with per-lane divergence: scf.if/for/while, func, llvm.br/cond_br/return, cf.br/cond_br.
+"""Control flow with per-lane divergence: scf.if/for/while, func, llvm.br/cond_br/switch/return, cf.br/cond_br.
 
 scf.yield, scf.condition, func.return and func.call are xDSL's own implementations; the region
 ops are overridden so that lanes taking different paths run under their own masks and their
@@ -20,7 +20,9 @@ from xdsl.interpreter import (
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
+from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.findings import FindingKind
+from tmem_dialect.integers import as_signed
 from tmem_dialect.interpreter.sync import Aborted
 from tmem_dialect.interpreter.values import is_uniform as _uniform
 from tmem_dialect.interpreter.values import merge
@@ -150,6 +152,10 @@ class LLVMControlFunctions(FuncFunctions):
     def run_cf_cond_br(self, interpreter: WarpInterpreter, op: cf.ConditionalBranchOp, args: PythonValues):
         return _cond_br(interpreter, op, args), ()
 
+    @impl_terminator(SwitchOp)
+    def run_switch(self, interpreter: WarpInterpreter, op: SwitchOp, args: PythonValues):
+        return _switch(interpreter, op, args), ()
+
     @impl_terminator(llvm.ReturnOp)
     def run_llvm_return(self, interpreter: WarpInterpreter, op: llvm.ReturnOp, args: PythonValues):
         return ReturnedValues(args), ()
@@ -168,3 +174,26 @@ def _cond_br(interpreter: WarpInterpreter, op: llvm.CondBrOp | cf.ConditionalBra
     if (taken == mask).all():
         return Successor(op.then_block, then_args)
     return Branch([(taken, op.then_block, then_args), (mask & ~cond, op.else_block, else_args)])
+
+
+def _switch(interpreter: WarpInterpreter, op: SwitchOp, args: PythonValues):
+    """A multi-way branch: each lane goes to the case its value equals (the first, as LLVM's values
+    are distinct), the others to the default block."""
+    value = np.asarray(args[0])
+    n_default = len(op.default_operands)
+    case_args = args[1 + n_default :]
+    remaining = interpreter.mask.copy()
+    targets = []
+    start = 0
+    for case_value, block, operands in op.case_list():
+        lanes = remaining & (value == as_signed(case_value, op.value.type.width.data))
+        if lanes.any():
+            targets.append((lanes, block, case_args[start : start + len(operands)]))
+            remaining &= ~lanes
+        start += len(operands)
+    if remaining.any():
+        targets.append((remaining, op.default_destination, args[1 : 1 + n_default]))
+    if len(targets) == 1:
+        return Successor(targets[0][1], targets[0][2])
+    return Branch(targets)
+
