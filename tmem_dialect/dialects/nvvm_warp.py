@@ -1,12 +1,13 @@
-"""nvvm.vote.sync with upstream MLIR's syntax (warp ballots; nvvm.shfl.sync is in nvvm.py)."""
+"""Warp-level nvvm ops with upstream MLIR's syntax: vote.sync, bar.warp.sync, ldmatrix (nvvm.shfl.sync is in nvvm.py)."""
 
 from __future__ import annotations
 
 from enum import auto
 
-from xdsl.dialects.builtin import IntegerType, i1, i32
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, i1, i32
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -14,9 +15,11 @@ from xdsl.irdl import (
     operand_def,
     prop_def,
     result_def,
+    traits_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -92,5 +95,171 @@ class VoteSyncOp(IRDLOperation):
             raise VerifyException(f"vote.sync {self.kind.data.value} gives {want}, not {self.res.type}")
 
 
-OPERATIONS = (VoteSyncOp,)
-ATTRIBUTES = (VoteSyncKindAttr,)
+@irdl_op_definition
+class BarWarpSyncOp(IRDLOperation):
+    """`nvvm.bar.warp.sync %mask : i32` (PTX bar.warp.sync membermask): the lanes of the mask converge.
+    Every executing lane must be in the mask (PTX ISA, bar.warp.sync)."""
+
+    name = "nvvm.bar.warp.sync"
+
+    mask = operand_def(i32)
+
+    assembly_format = "$mask attr-dict `:` type($mask)"
+
+    def __init__(self, mask: SSAValue):
+        super().__init__(operands=[mask])
+
+
+class MMALayout(StrEnum):
+    row = auto()
+    col = auto()
+
+
+@irdl_attr_definition
+class MMALayoutAttr(_Bracketed, EnumAttribute[MMALayout]):
+    name = "nvvm.mma_layout"
+
+
+class LdStMatrixEltType(StrEnum):
+    b16 = auto()
+    b8 = auto()
+
+
+@irdl_attr_definition
+class LdStMatrixEltTypeAttr(_Bracketed, EnumAttribute[LdStMatrixEltType]):
+    name = "nvvm.ld_st_matrix_elt_type"
+
+
+@irdl_attr_definition
+class LdStMatrixShapeAttr(ParametrizedAttribute):
+    """`#nvvm.ld_st_matrix_shape<m = 8, n = 8>`."""
+
+    name = "nvvm.ld_st_matrix_shape"
+
+    m: IntAttr
+    n: IntAttr
+
+    def __init__(self, m: int, n: int):
+        super().__init__(IntAttr(m), IntAttr(n))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            parser.parse_keyword("m")
+            parser.parse_punctuation("=")
+            m = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("n")
+            parser.parse_punctuation("=")
+            n = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        return [IntAttr(m), IntAttr(n)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<m = {self.m.data}, n = {self.n.data}>")
+
+
+LDMATRIX_COUNTS = (1, 2, 4)
+"""The .num of ldmatrix: 8x8 matrices per instruction (PTX ISA, ldmatrix)."""
+
+
+@irdl_op_definition
+class LdMatrixOp(IRDLOperation):
+    """`%r = nvvm.ldmatrix %ptr, num = 4, layout = <row>, shape = <m = 8, n = 8>, element_type = <b16>
+    : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>` (PTX ldmatrix.sync.aligned.m8n8.x4.shared.b16;
+    layout col is .trans). Also read: the older `%ptr {num = 4 : i32, layout = ..., ...}` spelling."""
+
+    name = "nvvm.ldmatrix"
+
+    ptr = operand_def(llvm.LLVMPointerType)
+    num = prop_def(IntegerAttr)
+    layout = prop_def(MMALayoutAttr)
+    shape = prop_def(LdStMatrixShapeAttr)
+    eltType = prop_def(LdStMatrixEltTypeAttr)
+    res = result_def()
+
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, ptr: SSAValue, num: int, transpose: bool = False):
+        result = i32 if num == 1 else llvm.LLVMStructType.from_type_list([i32] * num)
+        super().__init__(
+            operands=[ptr], result_types=[result],
+            properties={"num": IntegerAttr(num, i32), "layout": MMALayoutAttr(MMALayout.col if transpose else MMALayout.row),
+                        "shape": LdStMatrixShapeAttr(8, 8), "eltType": LdStMatrixEltTypeAttr(LdStMatrixEltType.b16)},
+        )
+
+    @property
+    def count(self) -> int:
+        return self.num.value.data
+
+    @property
+    def transpose(self) -> bool:
+        return self.layout.data is MMALayout.col
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LdMatrixOp:
+        ptr = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:  # today's form
+            names = {"num": "num", "layout": "layout", "shape": "shape", "element_type": "eltType"}
+            while True:
+                key = parser.parse_identifier()
+                if key not in names:
+                    parser.raise_error(f"unknown nvvm.ldmatrix property '{key}'")
+                parser.parse_punctuation("=")
+                if key == "num":
+                    props["num"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+                elif key == "layout":
+                    props["layout"] = MMALayoutAttr(MMALayoutAttr.parse_parameter(parser))
+                elif key == "shape":
+                    props["shape"] = LdStMatrixShapeAttr(*(p.data for p in LdStMatrixShapeAttr.parse_parameters(parser)))
+                else:
+                    props["eltType"] = LdStMatrixEltTypeAttr(LdStMatrixEltTypeAttr.parse_parameter(parser))
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+        attrs = parser.parse_optional_attr_dict()
+        for key in ("num", "layout", "shape", "eltType"):  # the older spelling: properties in the dict
+            if key in attrs:
+                props[key] = attrs.pop(key)
+        props.setdefault("shape", LdStMatrixShapeAttr(8, 8))  # the oldest spelling has neither
+        props.setdefault("eltType", LdStMatrixEltTypeAttr(LdStMatrixEltType.b16))
+        parser.parse_punctuation(":")
+        parser.parse_punctuation("(")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        for key in ("num", "layout"):
+            if key not in props:
+                parser.raise_error(f"nvvm.ldmatrix needs '{key}'")
+        return cls.create(operands=[parser.resolve_operand(ptr, ptr_type)], result_types=[result_type],
+                          properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        printer.print_string(f", num = {self.count}, layout = <{self.layout.data.value}>, "
+                             f"shape = <m = {self.shape.m.data}, n = {self.shape.n.data}>, "
+                             f"element_type = <{self.eltType.data.value}>")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : (")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.res.type)
+
+    def verify_(self) -> None:
+        if self.count not in LDMATRIX_COUNTS:
+            raise VerifyException(f"ldmatrix loads 1, 2 or 4 matrices, not {self.count}")
+        if (self.shape.m.data, self.shape.n.data) != (8, 8) or self.eltType.data is not LdStMatrixEltType.b16:
+            raise VerifyException(
+                f"only the m8n8 b16 ldmatrix is modelled here, not m{self.shape.m.data}n{self.shape.n.data} "
+                f"{self.eltType.data.value}")
+        space = self.ptr.type.addr_space.data
+        if space != 3:
+            raise VerifyException(f"ldmatrix reads shared memory: the pointer must be !llvm.ptr<3>, not {self.ptr.type}")
+        want = i32 if self.count == 1 else llvm.LLVMStructType.from_type_list([i32] * self.count)
+        if self.res.type != want:
+            raise VerifyException(f"ldmatrix with num = {self.count} gives {want}, not {self.res.type}")
+
+
+OPERATIONS = (VoteSyncOp, BarWarpSyncOp, LdMatrixOp)
+ATTRIBUTES = (VoteSyncKindAttr, MMALayoutAttr, LdStMatrixEltTypeAttr, LdStMatrixShapeAttr)
