@@ -23,6 +23,8 @@ from xdsl.traits import MemoryReadEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tmem_dialect import isa
+
 
 class VoteSyncKind(StrEnum):
     any = auto()
@@ -158,10 +160,6 @@ class LdStMatrixShapeAttr(ParametrizedAttribute):
         printer.print_string(f"<m = {self.m.data}, n = {self.n.data}>")
 
 
-LDMATRIX_COUNTS = (1, 2, 4)
-"""The .num of ldmatrix: 8x8 matrices per instruction (PTX ISA, ldmatrix)."""
-
-
 @irdl_op_definition
 class LdMatrixOp(IRDLOperation):
     """`%r = nvvm.ldmatrix %ptr, num = 4, layout = <row>, shape = <m = 8, n = 8>, element_type = <b16>
@@ -247,7 +245,7 @@ class LdMatrixOp(IRDLOperation):
         printer.print_attribute(self.res.type)
 
     def verify_(self) -> None:
-        if self.count not in LDMATRIX_COUNTS:
+        if self.count not in isa.LDMATRIX_COUNTS:
             raise VerifyException(f"ldmatrix loads 1, 2 or 4 matrices, not {self.count}")
         if (self.shape.m.data, self.shape.n.data) != (8, 8) or self.eltType.data is not LdStMatrixEltType.b16:
             raise VerifyException(

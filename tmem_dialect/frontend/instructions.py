@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
 from xdsl.ir import Attribute, SSAValue
 
-from tmem_dialect.frontend import ops_async, ops_cluster, ops_memory, ops_scalar, ops_sync, ops_tma
+from tmem_dialect.frontend import ops_async, ops_cluster, ops_memory, ops_scalar, ops_sync, ops_tma, ops_warp
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Special, Symbol, VectorOperand
@@ -27,6 +27,7 @@ HANDLERS: dict[str, Handler] = {
     **ops_cluster.HANDLERS,
     **ops_async.HANDLERS,
     **ops_tma.HANDLERS,
+    **ops_warp.HANDLERS,
 }
 
 # Valid PTX the importer has no op for yet (forms of the handled ones it cannot model say so

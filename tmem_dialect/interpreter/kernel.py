@@ -40,6 +40,7 @@ from tmem_dialect.interpreter.ops.memory import MemoryFunctions, type_size
 from tmem_dialect.interpreter.ops.producers import ProducerFunctions
 from tmem_dialect.interpreter.ops.scalar import ScalarFunctions
 from tmem_dialect.interpreter.ops.tma import TmaFunctions
+from tmem_dialect.interpreter.ops.warp_level import WarpLevelFunctions
 from tmem_dialect.interpreter.sync import Aborted
 from tmem_dialect.interpreter.tensor_map import TensorMap
 from tmem_dialect.interpreter.warp import WarpInterpreter
@@ -408,7 +409,7 @@ def _special_registers(dims: tuple[int, int, int], linear: np.ndarray, warp_in_c
 
 
 FUNCTIONS = (ScalarFunctions, ControlFunctions, LLVMControlFunctions, MemoryFunctions, GPUFunctions,
-             ProducerFunctions, ClusterFunctions, TmaFunctions)
+             ProducerFunctions, ClusterFunctions, TmaFunctions, WarpLevelFunctions)
 
 
 def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, cluster: tuple[int, int, int]) -> WarpInterpreter:

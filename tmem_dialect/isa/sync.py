@@ -153,3 +153,14 @@ def mapa_mnemonic(shared: bool) -> str:
 def cluster_barrier_mnemonic(what: str, aligned: bool) -> str:
     """`barrier.cluster.{arrive|arrive.relaxed|wait}{.aligned}`."""
     return f"barrier.cluster.{what}{'.aligned' if aligned else ''}"
+
+
+# PTX ISA "ldmatrix" (warp-level matrix load from shared memory; the section of the warp-level
+# matrix instructions) and "bar.warp.sync": the forms the nvvm subset has. .num counts 8x8 b16 matrices.
+LDMATRIX_COUNTS = (1, 2, 4)
+BAR_WARP_SYNC_MNEMONIC = "bar.warp.sync"
+
+
+def ldmatrix_mnemonic(count: int, transpose: bool) -> str:
+    """`ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16`."""
+    return f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if transpose else ''}.shared.b16"

@@ -43,6 +43,7 @@ from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
 from tmem_dialect.lowering.ptx_cluster import CLUSTER_HANDLERS
 from tmem_dialect.lowering.ptx_switch import switch as _switch
+from tmem_dialect.lowering.ptx_warp import WARP_HANDLERS
 from tmem_dialect.lowering.ptx_values import (
     Address,
     Unsupported,
@@ -1198,4 +1199,5 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     nvvm.Tcgen05FenceOp: _FunctionEmitter.tcgen05_fence,
     **ASYNC_HANDLERS,
     **CLUSTER_HANDLERS,
+    **WARP_HANDLERS,
 }  # type: ignore[dict-item]
