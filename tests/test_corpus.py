@@ -203,6 +203,14 @@ def _mma(triton: bool):
     return args, lambda out: np.array_equal(out[2].reshape(128, 64), want)
 
 
+def _dot(k: int):
+    """triton/dot.ptx: C (128x64 f32) = A (128xK f16) @ B (Kx64 f16), K a multiple of BK = 32 (ldmatrix operands)."""
+    a, b = _tile((128, k), np.float16), _tile((k, 64), np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    args = [a.ravel(), b.ravel(), np.zeros(128 * 64, np.float32), np.int32(k), *SCRATCH]
+    return args, lambda out: np.array_equal(out[2].reshape(128, 64), want)
+
+
 RUNS = {
     "cute/tmem_roundtrip_32x32b.ptx": lambda: _roundtrip(128, 32, np.float32, False),
     "cute/tmem_roundtrip_f16_packed.ptx": lambda: _roundtrip(128, 32, np.float16, False),
@@ -211,6 +219,7 @@ RUNS = {
     "triton/gluon_tmem_roundtrip_m64.ptx": lambda: _roundtrip(64, 32, np.float32, True),
     "triton/gluon_mma_mbarrier.ptx": lambda: _mma(True),
     "triton/gluon_tmem_copy.ptx": lambda: _roundtrip(128, 32, np.float32, True),
+    "triton/dot.ptx": lambda: _dot(64),
 }
 # the twin without wait::ld: the interpreter reports the same misuse tmem-verify does
 MISUSED = {"cute/tmem_roundtrip_no_wait_ld.ptx": (lambda: _roundtrip(128, 32, np.float32, False), "dealloc-outstanding")}
