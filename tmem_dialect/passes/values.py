@@ -24,8 +24,8 @@ from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.cfg import CFG, Loop, constant_trip_count
 from tmem_dialect.passes.carried import CarriedRings
+from tmem_dialect.passes.cfg import CFG, Loop, constant_trip_count
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.int_eval import (
     BINARY_BY_NAME,
@@ -132,6 +132,20 @@ class Values:
             )
         self._splits[condition] = result
         return result
+
+    def switch_masks(self, value: SSAValue, cases: list[int]) -> list[int] | None:
+        """Per successor of a multi-way branch on `value` (the default first, then each case):
+        the warps some thread of which may take it, when thread ids decide `value` (a role
+        dispatch on the warp index, as Triton's warp-specialized partitions are); else None."""
+        form = self.form(value)
+        if form is None or form.terms:
+            return None
+        values = np.broadcast_to(np.asarray(form.const, dtype=np.int64), (self.space.nthreads,))
+        width = bitwidth(value.type) or 64
+        values = integers.wrap(values, width) if width < 64 else values
+        cases = [int(integers.wrap(c, width)) if width < 64 else c for c in cases]
+        taken = [~np.isin(values, cases)] + [values == c for c in cases]
+        return [self.space.mask_of(self.space.warp_min_max(t.astype(np.int64))[1] == 1) for t in taken]
 
     def _truth(self, value: SSAValue, depth: int) -> tuple[np.ndarray, np.ndarray] | None:
         """Per thread: can `value` be true, can it be false (None: no thread id involved)."""

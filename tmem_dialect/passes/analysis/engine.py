@@ -7,6 +7,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.diagnostics import Diagnostic
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.memory_model import EffectKind, Requirement, Rule, is_handoff
 from tmem_dialect.passes.analysis.ops import Action, Category, Findings, OpInfo, Options
 from tmem_dialect.passes.analysis.state import (
@@ -337,6 +338,12 @@ class Engine:
                 split = self.values.split(branch.condition)
                 if split is not None:
                     found = split.may_true if edge.sense else split.may_false
+            elif branch is not None and isinstance(branch.op, SwitchOp) and len(edge.source.succs) == len(branch.op.successors):
+                # A role dispatch (Triton's warp-specialized partitions): the successors are in
+                # order, the default first; each takes the warps whose value selects it.
+                masks = self.values.switch_masks(branch.op.value, [c for c, _, _ in branch.op.case_list()])
+                if masks is not None:
+                    found = masks[edge.source.succs.index(edge)]
             self._edge_masks[edge] = found
         return found
 
@@ -386,8 +393,17 @@ class Engine:
         """Which warps run `info` is decided by thread ids alone (no unknown condition on the way)."""
         node = self.cfg.node_of.get(info.op)
         return node is not None and all(
-            b.branch is not None and b.branch.condition is not None
-            and (split := self.values.split(b.branch.condition)) is not None
-            and not (split.may_true & split.may_false)
+            (b.branch is not None and b.branch.condition is not None
+             and (split := self.values.split(b.branch.condition)) is not None
+             and not (split.may_true & split.may_false))
+            or self._switch_decided(b)
             for b in self.cfg.controlling_branches(node)
         )
+
+    def _switch_decided(self, node: Node) -> bool:
+        """A multi-way branch that sends each warp, whole, one way."""
+        op = node.branch.op if node.branch is not None else None
+        if not isinstance(op, SwitchOp):
+            return False
+        masks = self.values.switch_masks(op.value, [c for c, _, _ in op.case_list()])
+        return masks is not None and sum(m.bit_count() for m in masks) == self.space.nwarps
