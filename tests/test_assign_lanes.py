@@ -3,10 +3,9 @@ pass output, and every thread must receive (or write) exactly the elements its f
 
 from __future__ import annotations
 
-from collections import Counter
-
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from math import prod
 from pathlib import Path
@@ -15,19 +14,17 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from xdsl.parser import Parser
-
-from tmem_dialect.diagnostics import DiagnosticError
-from tmem_dialect.dialects import make_context
-from tmem_dialect.dialects.tcgen05 import default_fragment
-from tmem_dialect.ir import parse_module, verify_or_raise
-from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, Iter, TileLayout
-from tmem_dialect import isa
-from tmem_dialect.passes.assign_lanes import AssignLanesPass, _Analysis
 from tmem_facts import REGS_PER_NUM
 from tmem_facts import fragment_cell as fact_cell
+from xdsl.parser import Parser
 
+from tmem_dialect import isa
+from tmem_dialect.diagnostics import DiagnosticError
+from tmem_dialect.dialects import make_context
+from tmem_dialect.dialects.tcgen05_tiles import default_fragment
+from tmem_dialect.ir import parse_module, verify_or_raise
+from tmem_dialect.layout import LANEID, TCOL, TLANE, WARPID, Iter, M, TileLayout
+from tmem_dialect.passes.assign_lanes import AssignLanesPass, _Analysis
 from tmem_dialect.passes.lane_plan import Access, Failure, MismatchKind, WarpCells, accesses_for, plan_warp
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,11 +14,10 @@ from xdsl.printer import Printer
 
 from tmem_dialect import interpreter
 from tmem_dialect.dialects import make_context
-from tmem_dialect.dialects.tcgen05 import default_fragment
+from tmem_dialect.dialects.tcgen05_tiles import default_fragment
 from tmem_dialect.ir import parse_module, verify_or_raise
-from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, TileLayout
+from tmem_dialect.layout import LANEID, TCOL, TLANE, WARPID, M, TileLayout
 from tmem_dialect.passes.assign_lanes import AssignLanesPass
-
 
 NUMPY = {"f32": np.float32, "i32": np.int32, "f16": np.float16, "i16": np.int16}
 IMAGE_COLUMNS = 128  # each warp reads/writes lanes 32q..32q+31, columns 0..127 of the allocation

@@ -9,23 +9,23 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 
 from tmem_dialect.dialects import make_context
-from tmem_dialect.dialects.tcgen05 import LayoutAttr
+from tmem_dialect.dialects.tcgen05_tiles import LayoutAttr
 from tmem_dialect.layout import (
     AXES,
     LANEID,
-    M,
     REGISTER_AXES,
     TCOL,
     TLANE,
     TMEM_AXES,
     WARPID,
     Iter,
+    M,
     TileLayout,
 )
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
 
 # --- strategies -------------------------------------------------------------------------------
 
@@ -352,7 +352,7 @@ def test_tmem_buffer_type_verifies_when_built_in_python() -> None:
     from xdsl.dialects.builtin import f16, f32, f64
     from xdsl.utils.exceptions import VerifyException
 
-    from tmem_dialect.dialects.tcgen05 import TMEMBufferType
+    from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 
     ok = TMEMBufferType((128, 64), f16, TileLayout.row_major((128, 64), TMEM_AXES))
     assert str(ok) == "!tcgen05.tmem<128x64xf16, S[(128, 64) : (1@TLane, 1@TCol)]>"
@@ -382,7 +382,7 @@ def test_tmem_buffer_type_verifies_when_built_in_python() -> None:
 )
 def test_tmem_buffer_type_print_parse_round_trip(shape, element, col_offset, data) -> None:
     """Any valid buffer type prints to text the parser reads back to an equal type."""
-    from tmem_dialect.dialects.tcgen05 import TMEMBufferType
+    from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 
     # Place each dimension on TLane or TCol, mixed radix within each axis so the shard is injective.
     axes = [data.draw(st.sampled_from(TMEM_AXES)) for _ in shape]

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects import llvm
+from xdsl.utils.arg_spec import parse_spec
 
 from tmem_dialect.diagnostics import Severity
 from tmem_dialect.interpreter import validation
-from tmem_dialect.lowering import ptx_emitter, ptxas
+from tmem_dialect.lowering import ptx_arith, ptx_emitter, ptxas
 from tmem_dialect.lowering.ptx_target import PTXTarget
 from tmem_dialect.lowering.ptx_values import Imm, RegClass, int_imm
-from xdsl.utils.arg_spec import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 TMEM_OPT = [sys.executable, "-m", "tmem_dialect.tools.opt"]
@@ -160,7 +160,7 @@ def test_constant_folding_matches_two_complement_arithmetic(kind: str, cls: RegC
             b = abs(b) % cls.bits
         if kind in ("udiv", "urem", "sdiv", "srem") and b == 0:
             continue
-        folded = ptx_emitter._fold_binary(op, cls, int_imm(cls, a), int_imm(cls, b))
+        folded = ptx_arith.fold_binary(op, cls, int_imm(cls, a), int_imm(cls, b))
         assert isinstance(folded, Imm)
         sa, sb = np.array(a).astype(dtype), np.array(b).astype(dtype)
         ua, ub = sa.view(udtype), sb.view(udtype)
@@ -178,8 +178,8 @@ def test_constant_folding_matches_two_complement_arithmetic(kind: str, cls: RegC
 
 
 def test_undivisible_constants_are_left_to_the_instruction() -> None:
-    assert ptx_emitter._fold_binary(llvm.UDivOp, RegClass.B32, int_imm(RegClass.B32, 1), int_imm(RegClass.B32, 0)) is None
-    assert ptx_emitter._fold_binary(llvm.ShlOp, RegClass.B32, int_imm(RegClass.B32, 1), int_imm(RegClass.B32, 32)) is None
+    assert ptx_arith.fold_binary(llvm.UDivOp, RegClass.B32, int_imm(RegClass.B32, 1), int_imm(RegClass.B32, 0)) is None
+    assert ptx_arith.fold_binary(llvm.ShlOp, RegClass.B32, int_imm(RegClass.B32, 1), int_imm(RegClass.B32, 32)) is None
 
 
 # ---- arithmetic the NVVM level spells differently, run at both levels ------------------------

@@ -28,7 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.utils.exceptions import VerifyException
 
 from tmem_dialect import isa
-from tmem_dialect.dialects import llvm_ext, nvvm, tcgen05
+from tmem_dialect.dialects import llvm_ext, nvvm, nvvm_tmem, tcgen05
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
 
@@ -115,16 +115,16 @@ def _nvvm_kernel(forms: Sequence[LdStForm]) -> tuple[ModuleOp, dict[object, LdSt
     for form in forms:
         count = isa.regs_per_thread(form.shape, form.num)
         vec = VectorType(i32, [count])
-        props: dict[str, Attribute] = {"shape": nvvm.LdStShapeAttr(nvvm.LdStShape.of(form.shape))}
+        props: dict[str, Attribute] = {"shape": nvvm_tmem.LdStShapeAttr(nvvm_tmem.LdStShape.of(form.shape))}
         offset = [off.result] if form.offset else []
         if form.packing:
             props["pack" if form.op == "ld" else "unpack"] = UnitAttr()
         if form.op == "ld":
-            op = nvvm.Tcgen05LdOp.create(operands=[ptr.results[0], *offset], result_types=[vec], properties=props)
+            op = nvvm_tmem.Tcgen05LdOp.create(operands=[ptr.results[0], *offset], result_types=[vec], properties=props)
         else:
             splat = llvm.ShuffleVectorOp(one.res, one.res, DenseArrayBase.from_list(i32, [0] * count), vec)
             ops.append(splat)
-            op = nvvm.Tcgen05StOp.create(operands=[ptr.results[0], splat.res, *offset], properties=props)
+            op = nvvm_tmem.Tcgen05StOp.create(operands=[ptr.results[0], splat.res, *offset], properties=props)
         ops.append(op)
         owner[op] = form
     ops.append(llvm.ReturnOp())

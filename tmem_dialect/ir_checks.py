@@ -25,8 +25,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTable
 
 from tmem_dialect.block_order import block_successors, immediate_dominators, reverse_post_order
+from tmem_dialect.conventions import pointer_address_space
 from tmem_dialect.diagnostics import Diagnostic, error
-from tmem_dialect.dialects.nvvm import pointer_address_space
 
 
 def ir_diagnostics(root: Operation) -> list[Diagnostic]:

@@ -30,7 +30,6 @@ from tmem_dialect.dialects.nvvm import (  # noqa: F401
     CTAGroupKind,
     CTAGroupKindAttr,
     constant_int,
-    pointer_address_space,
 )
 
 i16 = IntegerType(16)

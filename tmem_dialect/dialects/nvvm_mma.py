@@ -39,6 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import pointer_address_space
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
 from tmem_dialect.dialects.nvvm import (
     CTA_1,
@@ -48,7 +49,6 @@ from tmem_dialect.dialects.nvvm import (
     CTAGroupKind,
     CTAGroupKindAttr,
     constant_int,
-    pointer_address_space,
 )
 from tmem_dialect.memory_model import EffectKind
 
@@ -185,9 +185,8 @@ _WS_COLLECTOR = Clause("collector_b", "collectorOp", CollectorOpAttr, default=DI
 
 
 class _MmaBase(IRDLOperation, TMEMEffectOp):
-    """Shared by the six nvvm.tcgen05.mma ops: D, A (i64 descriptor or TMEM pointer), B, idesc,
-    enable-input-d, then each op's own operands (declared in each op, in upstream's order: xDSL
-    orders a subclass's own fields first)."""
+    """Shared by the six nvvm.tcgen05.mma ops: custom syntax, verification, the TMEM effect. Their
+    operands and properties come from the operand-group bases below (_MmaOperands, ...)."""
 
 
     # what the custom form holds after the five common operands, in order
@@ -332,20 +331,62 @@ def _check(error: str | None) -> None:
         raise VerifyException(error)
 
 
-@irdl_op_definition
-class Tcgen05MMAOp(_MmaBase):
-    name = "nvvm.tcgen05.mma"
+# xDSL collects an op's fields along its MRO, the op class first. The operand groups below are
+# bases listed in upstream's operand order (the five common operands, then each op's own), so
+# every op keeps upstream's order without restating its operands.
+
+
+class _MmaOperands(IRDLOperation):
+    """D, A (i64 descriptor or TMEM pointer), B, idesc, enable-input-d, and the kind."""
+
     matrixD = operand_def(TMEM_POINTER)
     matrixA = operand_def()
     matrixB = operand_def(i64)
     idesc = operand_def(i32)
     enableInputD = operand_def(i1)
     kind = prop_def(MMAKindAttr)
+
+
+class _SparseOperands(IRDLOperation):
+    """The sparsity metadata of A (.sp), in TMEM."""
+
+    sparseMetadata = operand_def(TMEM_POINTER)
+
+
+class _ScaleAndMaskOperands(IRDLOperation):
+    """The optional scale-input-d and disable-output-lane of the dense (not block-scaled) forms."""
+
     scaleInputD = opt_operand_def(i64)
     disableOutputLane = opt_operand_def(AnyVectorType)
+
+
+class _BlockScaleOperands(IRDLOperation):
+    """The scale factors of A and B in TMEM (.block_scale) and their block size."""
+
+    scaleA = operand_def(TMEM_POINTER)
+    scaleB = operand_def(TMEM_POINTER)
+    blockScale = prop_def(BlockScaleAttr, default_value=DEFAULT_BLOCK_SCALE)
+
+
+class _CtaCollectorProps(IRDLOperation):
+    """cta_group and the A/B collector usage of the non-.ws forms."""
+
     ctaGroup = prop_def(CTAGroupKindAttr)
     collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
     collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
+
+
+class _WsOperands(IRDLOperation):
+    """The .ws forms' optional zero-column mask, collector buffer and B collector usage."""
+
+    zeroColMask = opt_operand_def(i64)
+    collectorBBuffer = prop_def(CollectorBAttr, default_value=B0)
+    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
+
+
+@irdl_op_definition
+class Tcgen05MMAOp(_MmaOperands, _ScaleAndMaskOperands, _CtaCollectorProps, _MmaBase):
+    name = "nvvm.tcgen05.mma"
     aShift = opt_prop_def(UnitAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     KEYWORD_OPERANDS: ClassVar = (("scale", "scaleInputD"), ("mask", "disableOutputLane"))
@@ -353,20 +394,8 @@ class Tcgen05MMAOp(_MmaBase):
 
 
 @irdl_op_definition
-class Tcgen05MMASparseOp(_MmaBase):
+class Tcgen05MMASparseOp(_MmaOperands, _SparseOperands, _ScaleAndMaskOperands, _CtaCollectorProps, _MmaBase):
     name = "nvvm.tcgen05.mma.sp"
-    matrixD = operand_def(TMEM_POINTER)
-    matrixA = operand_def()
-    matrixB = operand_def(i64)
-    idesc = operand_def(i32)
-    enableInputD = operand_def(i1)
-    kind = prop_def(MMAKindAttr)
-    sparseMetadata = operand_def(TMEM_POINTER)
-    scaleInputD = opt_operand_def(i64)
-    disableOutputLane = opt_operand_def(AnyVectorType)
-    ctaGroup = prop_def(CTAGroupKindAttr)
-    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
-    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
     aShift = opt_prop_def(UnitAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TAIL_OPERANDS: ClassVar = ("sparseMetadata",)
@@ -376,41 +405,16 @@ class Tcgen05MMASparseOp(_MmaBase):
 
 
 @irdl_op_definition
-class Tcgen05MMABlockScaleOp(_MmaBase):
+class Tcgen05MMABlockScaleOp(_MmaOperands, _BlockScaleOperands, _CtaCollectorProps, _MmaBase):
     name = "nvvm.tcgen05.mma.block_scale"
-    matrixD = operand_def(TMEM_POINTER)
-    matrixA = operand_def()
-    matrixB = operand_def(i64)
-    idesc = operand_def(i32)
-    enableInputD = operand_def(i1)
-    kind = prop_def(MMAKindAttr)
-    scaleA = operand_def(TMEM_POINTER)
-    scaleB = operand_def(TMEM_POINTER)
-    ctaGroup = prop_def(CTAGroupKindAttr)
-    blockScale = prop_def(BlockScaleAttr, default_value=DEFAULT_BLOCK_SCALE)
-    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
-    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
     TAIL_OPERANDS: ClassVar = ("scaleA", "scaleB")
     CLAUSES: ClassVar = (_KIND, _CTA, _BLOCK, _COLLECTOR_A, _COLLECTOR_B)
     BLOCK_SCALED: ClassVar = True
 
 
 @irdl_op_definition
-class Tcgen05MMASparseBlockScaleOp(_MmaBase):
+class Tcgen05MMASparseBlockScaleOp(_MmaOperands, _SparseOperands, _BlockScaleOperands, _CtaCollectorProps, _MmaBase):
     name = "nvvm.tcgen05.mma.sp.block_scale"
-    matrixD = operand_def(TMEM_POINTER)
-    matrixA = operand_def()
-    matrixB = operand_def(i64)
-    idesc = operand_def(i32)
-    enableInputD = operand_def(i1)
-    kind = prop_def(MMAKindAttr)
-    sparseMetadata = operand_def(TMEM_POINTER)
-    scaleA = operand_def(TMEM_POINTER)
-    scaleB = operand_def(TMEM_POINTER)
-    ctaGroup = prop_def(CTAGroupKindAttr)
-    blockScale = prop_def(BlockScaleAttr, default_value=DEFAULT_BLOCK_SCALE)
-    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
-    collectorOpB = prop_def(CollectorOpAttr, default_value=DISCARD)
     TAIL_OPERANDS: ClassVar = ("sparseMetadata", "scaleA", "scaleB")
     CLAUSES: ClassVar = (_KIND, _CTA, _BLOCK, _COLLECTOR_A, _COLLECTOR_B)
     SPARSE: ClassVar = True
@@ -418,17 +422,8 @@ class Tcgen05MMASparseBlockScaleOp(_MmaBase):
 
 
 @irdl_op_definition
-class Tcgen05MMAWsOp(_MmaBase):
+class Tcgen05MMAWsOp(_MmaOperands, _WsOperands, _MmaBase):
     name = "nvvm.tcgen05.mma.ws"
-    matrixD = operand_def(TMEM_POINTER)
-    matrixA = operand_def()
-    matrixB = operand_def(i64)
-    idesc = operand_def(i32)
-    enableInputD = operand_def(i1)
-    kind = prop_def(MMAKindAttr)
-    zeroColMask = opt_operand_def(i64)
-    collectorBBuffer = prop_def(CollectorBAttr, default_value=B0)
-    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TAIL_OPERANDS: ClassVar = ("zeroColMask",)
     CLAUSES: ClassVar = (_KIND_WS, _WS_BUFFER, _WS_COLLECTOR)
@@ -436,18 +431,8 @@ class Tcgen05MMAWsOp(_MmaBase):
 
 
 @irdl_op_definition
-class Tcgen05MMAWsSparseOp(_MmaBase):
+class Tcgen05MMAWsSparseOp(_MmaOperands, _SparseOperands, _WsOperands, _MmaBase):
     name = "nvvm.tcgen05.mma.ws.sp"
-    matrixD = operand_def(TMEM_POINTER)
-    matrixA = operand_def()
-    matrixB = operand_def(i64)
-    idesc = operand_def(i32)
-    enableInputD = operand_def(i1)
-    kind = prop_def(MMAKindAttr)
-    sparseMetadata = operand_def(TMEM_POINTER)
-    zeroColMask = opt_operand_def(i64)
-    collectorBBuffer = prop_def(CollectorBAttr, default_value=B0)
-    collectorOp = prop_def(CollectorOpAttr, default_value=DISCARD)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TAIL_OPERANDS: ClassVar = ("sparseMetadata", "zeroColMask")
     CLAUSES: ClassVar = (_KIND_WS, _WS_BUFFER, _WS_COLLECTOR)

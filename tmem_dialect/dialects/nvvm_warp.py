@@ -1,4 +1,4 @@
-"""Warp-level nvvm ops with upstream MLIR's syntax: vote.sync, bar.warp.sync, ldmatrix (nvvm.shfl.sync is in nvvm.py)."""
+"""Warp-level nvvm ops with upstream MLIR's syntax: shfl.sync, vote.sync, bar.warp.sync, ldmatrix."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
+from tmem_dialect.dialects.nvvm import Bracketed
 
 
 class VoteSyncKind(StrEnum):
@@ -259,5 +260,70 @@ class LdMatrixOp(IRDLOperation):
             raise VerifyException(f"ldmatrix with num = {self.count} gives {want}, not {self.res.type}")
 
 
-OPERATIONS = (VoteSyncOp, BarWarpSyncOp, LdMatrixOp)
+class ShflKind(StrEnum):
+    bfly = auto()
+    up = auto()
+    down = auto()
+    idx = auto()
+
+
+@irdl_attr_definition
+class ShflKindAttr(Bracketed, EnumAttribute[ShflKind]):
+    name = "nvvm.shfl_kind"
+
+
+@irdl_op_definition
+class ShflSyncOp(IRDLOperation):
+    """`shfl.sync.{bfly,up,down,idx}.b32 d, a, b, c, membermask` (upstream nvvm.shfl.sync).
+
+    `idx` with offset 0 and clamp 31 broadcasts lane 0's value: CuTe's "make warp uniform"."""
+
+    name = "nvvm.shfl.sync"
+
+    kind = prop_def(ShflKindAttr)
+    thread_mask = operand_def(i32)
+    val = operand_def()
+    offset = operand_def(i32)
+    mask_and_clamp = operand_def(i32)
+    res = result_def()
+
+    # Upstream prints the kind bare here (`nvvm.shfl.sync idx ...`) but bracketed in the generic
+    # form (`#nvvm.shfl_kind<idx>`); a declarative format would print ShflKindAttr's brackets.
+    @classmethod
+    def parse(cls, parser: Parser) -> ShflSyncOp:
+        kind = ShflKindAttr(parser.parse_str_enum(ShflKind))
+        unresolved = [parser.parse_unresolved_operand()]
+        for _ in range(3):
+            parser.parse_punctuation(",")
+            unresolved.append(parser.parse_unresolved_operand())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        val_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        types = (i32, val_type, i32, i32)
+        op = cls.create(
+            operands=[parser.resolve_operand(u, ty) for u, ty in zip(unresolved, types)],
+            result_types=[res_type],
+            properties={"kind": kind},
+            attributes=attributes,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data.value} ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.val.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.res.type)
+
+    def verify_(self) -> None:
+        # (upstream's return_value_and_is_valid form, a struct with the valid bit, is not modelled)
+        if self.res.type != self.val.type:
+            raise VerifyException(f"the result type {self.res.type} must be the value type {self.val.type}")
+
+
+OPERATIONS = (VoteSyncOp, BarWarpSyncOp, LdMatrixOp)  # (ShflSyncOp joins the dialect next to the barriers)
 ATTRIBUTES = (VoteSyncKindAttr, MMALayoutAttr, LdStMatrixEltTypeAttr, LdStMatrixShapeAttr)

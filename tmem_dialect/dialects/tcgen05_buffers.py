@@ -7,7 +7,7 @@ from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from tmem_dialect.dialects.tcgen05 import TMEMBufferType
+from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 
 NO_REUSE_ATTR = "tcgen05.no_reuse"
 """On a tcgen05.buffer: its columns are shared with no other buffer, whatever the lifetimes."""

@@ -7,7 +7,7 @@ from xdsl.dialects.builtin import IntAttr, IntegerType, i32
 
 from tmem_dialect import isa
 from tmem_dialect.conventions import GENERIC_ADDRESS_SPACE, SHARED_ADDRESS_SPACE
-from tmem_dialect.dialects import nvvm, nvvm_cluster
+from tmem_dialect.dialects import nvvm_cluster, nvvm_sync
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Imm, Instruction
 
@@ -19,8 +19,8 @@ _MAPA = {
 _SETMAXNREG = {isa.setmaxnreg_mnemonic(inc): inc for inc in (True, False)}
 _CLUSTER_BARRIER = {
     isa.cluster_barrier_mnemonic(what, aligned): (op, aligned)
-    for what, op in (("arrive", nvvm.ClusterArriveOp), ("arrive.relaxed", nvvm.ClusterArriveRelaxedOp),
-                     ("wait", nvvm.ClusterWaitOp))
+    for what, op in (("arrive", nvvm_sync.ClusterArriveOp), ("arrive.relaxed", nvvm_sync.ClusterArriveRelaxedOp),
+                     ("wait", nvvm_sync.ClusterWaitOp))
     for aligned in (True, False)
 }
 

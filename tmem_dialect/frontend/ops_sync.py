@@ -11,9 +11,9 @@ from xdsl.dialects.builtin import IntAttr, IntegerType, i32, i64
 from xdsl.ir import SSAValue
 
 from tmem_dialect import isa
-from tmem_dialect.dialects import nvvm, nvvm_warp
+from tmem_dialect.dialects import nvvm, nvvm_sync, nvvm_tmem, nvvm_warp
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
-from tmem_dialect.frontend.ops_memory import split_vector, build_vector
+from tmem_dialect.frontend.ops_memory import build_vector, split_vector
 from tmem_dialect.frontend.syntax import Imm, Instruction, VectorOperand
 
 _PTR6 = llvm.LLVMPointerType(IntAttr(nvvm.TMEM_ADDRESS_SPACE))
@@ -41,7 +41,7 @@ def barrier(ctx: FunctionImporter, ins: Instruction) -> None:
         raise Invalid(f"'{ins.opcode}' takes a barrier id and an optional thread count")
     ident = ctx.read(ins.operands[0], i32)
     count = ctx.read(ins.operands[1], i32) if len(ins.operands) == 2 else None
-    op = nvvm.BarrierOp(ident, count)
+    op = nvvm_sync.BarrierOp(ident, count)
     op.properties["aligned"] = nvvm.TRUE if aligned else nvvm.FALSE
     ctx.add(op)
 
@@ -77,28 +77,28 @@ def tcgen05_alloc(ctx: FunctionImporter, ins: Instruction) -> None:
     if len(ins.operands) != 2:
         raise Invalid(f"'{ins.opcode}' takes an address and a column count")
     slot = ctx.address(ins.operands[0], nvvm.SHARED_ADDRESS_SPACE if shared else 0)
-    ctx.add(nvvm.Tcgen05AllocOp(slot, ctx.read(ins.operands[1], i32), group))
+    ctx.add(nvvm_tmem.Tcgen05AllocOp(slot, ctx.read(ins.operands[1], i32), group))
 
 
 def tcgen05_dealloc(ctx: FunctionImporter, ins: Instruction) -> None:
     group = _spelled(ins, _DEALLOC)
     if len(ins.operands) != 2:
         raise Invalid(f"'{ins.opcode}' takes a TMEM address and a column count")
-    ctx.add(nvvm.Tcgen05DeallocOp(_tmem_pointer(ctx, ins.operands[0]), ctx.read(ins.operands[1], i32), group))
+    ctx.add(nvvm_tmem.Tcgen05DeallocOp(_tmem_pointer(ctx, ins.operands[0]), ctx.read(ins.operands[1], i32), group))
 
 
 def tcgen05_relinquish(ctx: FunctionImporter, ins: Instruction) -> None:
-    ctx.add(nvvm.Tcgen05RelinquishAllocPermitOp(_spelled(ins, _RELINQUISH)))
+    ctx.add(nvvm_tmem.Tcgen05RelinquishAllocPermitOp(_spelled(ins, _RELINQUISH)))
 
 
 def tcgen05_wait(ctx: FunctionImporter, ins: Instruction) -> None:
     load = _spelled(ins, _WAIT)
-    ctx.add(nvvm.Tcgen05WaitOp(nvvm.WaitKind.load if load else nvvm.WaitKind.store))
+    ctx.add(nvvm_tmem.Tcgen05WaitOp(nvvm_tmem.WaitKind.load if load else nvvm_tmem.WaitKind.store))
 
 
 def tcgen05_fence(ctx: FunctionImporter, ins: Instruction) -> None:
     before = _spelled(ins, _FENCE)
-    ctx.add(nvvm.Tcgen05FenceOp(nvvm.FenceKind.before if before else nvvm.FenceKind.after))
+    ctx.add(nvvm_tmem.Tcgen05FenceOp(nvvm_tmem.FenceKind.before if before else nvvm_tmem.FenceKind.after))
 
 
 def _half_split_offset(ctx: FunctionImporter, shape: isa.Shape, operand) -> SSAValue | None:
@@ -136,29 +136,29 @@ def tcgen05_ldst(ctx: FunctionImporter, ins: Instruction) -> None:
     offset = _half_split_offset(ctx, shape, offset_operand)
     elements = _registers(ins, dests, regs)
     if op == "ld":
-        result = ctx.add(nvvm.Tcgen05LdOp(taddr, shape, num, pack=packed, offset=offset)).results[0]
+        result = ctx.add(nvvm_tmem.Tcgen05LdOp(taddr, shape, num, pack=packed, offset=offset)).results[0]
         for e, x in zip(elements, split_vector(ctx, result, regs)):
             if e is not None:
                 ctx.write(e, x)
         return
     values = [ctx.read(e, i32) if e is not None else ctx.undefined(i32) for e in elements]
     vec = build_vector(ctx, values, i32)
-    ctx.add(nvvm.Tcgen05StOp(taddr, vec, shape, unpack=packed, offset=offset))
+    ctx.add(nvvm_tmem.Tcgen05StOp(taddr, vec, shape, unpack=packed, offset=offset))
 
 
 def shfl(ctx: FunctionImporter, ins: Instruction) -> None:
     """shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask: nvvm.shfl.sync."""
     parts = ins.parts
-    if len(parts) != 4 or parts[1] != "sync" or parts[3] != "b32" or parts[2] not in nvvm.ShflKind.__members__:
+    if len(parts) != 4 or parts[1] != "sync" or parts[3] != "b32" or parts[2] not in nvvm_warp.ShflKind.__members__:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     if ins.extra is not None:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}' with a |p validity predicate")
     if len(ins.operands) != 5:
         raise Invalid(f"'{ins.opcode}' takes d, a, b, c and a member mask")
     d, a, b, c, mask = ins.operands
-    op = nvvm.ShflSyncOp.create(
+    op = nvvm_warp.ShflSyncOp.create(
         operands=[ctx.read(mask, i32), ctx.read(a, i32), ctx.read(b, i32), ctx.read(c, i32)],
-        properties={"kind": nvvm.ShflKindAttr(nvvm.ShflKind(parts[2]))},
+        properties={"kind": nvvm_warp.ShflKindAttr(nvvm_warp.ShflKind(parts[2]))},
         result_types=[i32],
     )
     ctx.write(d, ctx.add(op).results[0])

@@ -8,7 +8,7 @@ from typing import Any
 from xdsl.ir import Operation
 
 from tmem_dialect import isa
-from tmem_dialect.dialects import nvvm, nvvm_cluster
+from tmem_dialect.dialects import nvvm_cluster, nvvm_sync
 from tmem_dialect.lowering.ptx_values import RegClass
 
 Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports this one)
@@ -25,11 +25,11 @@ def setmaxnreg(em: Emitter, op: nvvm_cluster.SetMaxRegisterOp) -> None:
     em.out(f"{isa.setmaxnreg_mnemonic(op.increase)} {op.count};")
 
 
-_CLUSTER_BARRIER = {nvvm.ClusterArriveOp: "arrive", nvvm.ClusterArriveRelaxedOp: "arrive.relaxed",
-                    nvvm.ClusterWaitOp: "wait"}
+_CLUSTER_BARRIER = {nvvm_sync.ClusterArriveOp: "arrive", nvvm_sync.ClusterArriveRelaxedOp: "arrive.relaxed",
+                    nvvm_sync.ClusterWaitOp: "wait"}
 
 
-def cluster_barrier(em: Emitter, op: nvvm.ClusterArriveOp | nvvm.ClusterArriveRelaxedOp | nvvm.ClusterWaitOp) -> None:
+def cluster_barrier(em: Emitter, op: nvvm_sync.ClusterArriveOp | nvvm_sync.ClusterArriveRelaxedOp | nvvm_sync.ClusterWaitOp) -> None:
     em.out(f"{isa.cluster_barrier_mnemonic(_CLUSTER_BARRIER[type(op)], op.aligned is not None)};")
 
 

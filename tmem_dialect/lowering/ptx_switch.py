@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tmem_dialect.dialects.llvm_switch import SwitchOp
+from tmem_dialect.lowering.ptx_branches import _Edge, edge_moves, jump
 from tmem_dialect.lowering.ptx_values import Imm, RegClass, int_imm
 
 Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports this one)
@@ -18,7 +19,7 @@ def switch(em: Emitter, op: SwitchOp, edge: Any) -> None:
     default = edge(op.default_destination, op.default_operands)
     if isinstance(value, Imm):  # a constant value: one edge, as LLVM folds it
         taken = next((edge(b, ops) for v, b, ops in op.case_list() if int_imm(cls, v).bits == value.bits), default)
-        em.jump(taken, em.edge_moves(taken))
+        jump(em, taken, edge_moves(em, taken))
         return
     reg = em.reg(op.value)
     for case_value, block, operands in op.case_list():
@@ -28,7 +29,7 @@ def switch(em: Emitter, op: SwitchOp, edge: Any) -> None:
             em.out(f"{'mov.pred' if case_value & 1 else 'not.pred'} {hit}, {reg};")
         else:
             em.out(f"setp.eq.b{cls.bits} {hit}, {reg}, {int_imm(cls, case_value)};")
-        moves = em.edge_moves(target)
+        moves = edge_moves(em, target)
         if not moves:
             em.out(f"@{hit} bra {em.labels[target.target]};")
             continue
@@ -39,4 +40,7 @@ def switch(em: Emitter, op: SwitchOp, edge: Any) -> None:
             em.out(line)
         em.out(f"bra.uni {em.labels[target.target]};")
         em.out(f"{label}:")
-    em.jump(default, em.edge_moves(default))
+    jump(em, default, edge_moves(em, default))
+
+
+SWITCH_HANDLERS = {SwitchOp: lambda em, op: switch(em, op, _Edge)}

@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tmem_dialect.conventions import NVVM_KERNEL_ATTR, NVVM_SPELLING, TMEM_ADDRESS_SPACE
-from tmem_dialect.dialects import nvvm, tcgen05
+from tmem_dialect.dialects import nvvm_tmem, tcgen05, tcgen05_tiles
 from tmem_dialect.lowering.llvm_builders import TypeConverter, as_pointer, constant, inttoptr
 from tmem_dialect.lowering.tcgen05_mma_to_nvvm import mma_patterns
 from tmem_dialect.lowering.tcgen05_tma_to_nvvm import tma_patterns
@@ -29,7 +29,7 @@ class AllocLowering(RewritePattern):
     def match_and_rewrite(self, op: tcgen05.AllocOp, rewriter: PatternRewriter, /) -> None:
         slot = as_pointer(rewriter, op.slot, self.converter, op)
         ncols = constant(op.ncols.value.data, i32)
-        rewriter.replace(op, [ncols, nvvm.Tcgen05AllocOp(slot, ncols, op.cta_group_value)], [])
+        rewriter.replace(op, [ncols, nvvm_tmem.Tcgen05AllocOp(slot, ncols, op.cta_group_value)], [])
 
 
 class DeallocLowering(RewritePattern):
@@ -37,13 +37,13 @@ class DeallocLowering(RewritePattern):
     def match_and_rewrite(self, op: tcgen05.DeallocOp, rewriter: PatternRewriter, /) -> None:
         taddr = inttoptr(op.taddr, TMEM)
         ncols = constant(op.ncols.value.data, i32)
-        rewriter.replace(op, [taddr, ncols, nvvm.Tcgen05DeallocOp(taddr, ncols, op.cta_group_value)], [])
+        rewriter.replace(op, [taddr, ncols, nvvm_tmem.Tcgen05DeallocOp(taddr, ncols, op.cta_group_value)], [])
 
 
 class RelinquishLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tcgen05.RelinquishAllocPermitOp, rewriter: PatternRewriter, /) -> None:
-        rewriter.replace(op, nvvm.Tcgen05RelinquishAllocPermitOp(op.cta_group_value), [])
+        rewriter.replace(op, nvvm_tmem.Tcgen05RelinquishAllocPermitOp(op.cta_group_value), [])
 
 
 def _offset(op: tcgen05.LdOp | tcgen05.StOp) -> list[Operation]:
@@ -60,9 +60,9 @@ class LdStLowering(RewritePattern):
         offset = _offset(op)
         k = offset[0] if offset else None
         if isinstance(op, tcgen05.LdOp):
-            new: Operation = nvvm.Tcgen05LdOp(taddr, op.isa_shape, op.num_count, pack=op.pack is not None, offset=k)
+            new: Operation = nvvm_tmem.Tcgen05LdOp(taddr, op.isa_shape, op.num_count, pack=op.pack is not None, offset=k)
         else:
-            new = nvvm.Tcgen05StOp(taddr, op.value, op.isa_shape, unpack=op.unpack is not None, offset=k)
+            new = nvvm_tmem.Tcgen05StOp(taddr, op.value, op.isa_shape, unpack=op.unpack is not None, offset=k)
         rewriter.replace(op, [taddr, *offset, new], list(new.results))
 
 
@@ -70,21 +70,21 @@ class WaitLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tcgen05.WaitOp, rewriter: PatternRewriter, /) -> None:
         load = op.kind.data is tcgen05.WaitKind.load
-        rewriter.replace(op, nvvm.Tcgen05WaitOp(nvvm.WaitKind.load if load else nvvm.WaitKind.store), [])
+        rewriter.replace(op, nvvm_tmem.Tcgen05WaitOp(nvvm_tmem.WaitKind.load if load else nvvm_tmem.WaitKind.store), [])
 
 
 class FenceLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tcgen05.FenceOp, rewriter: PatternRewriter, /) -> None:
         before = op.kind.data is tcgen05.FenceKind.before_thread_sync
-        rewriter.replace(op, nvvm.Tcgen05FenceOp(nvvm.FenceKind.before if before else nvvm.FenceKind.after), [])
+        rewriter.replace(op, nvvm_tmem.Tcgen05FenceOp(nvvm_tmem.FenceKind.before if before else nvvm_tmem.FenceKind.after), [])
 
 
 class DeclBufferLowering(RewritePattern):
     """A TMEM buffer is a view for tile ops; once they are lowered (tmem-assign-lanes) it has no uses."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tcgen05.DeclBufferOp, rewriter: PatternRewriter, /) -> None:
+    def match_and_rewrite(self, op: tcgen05_tiles.DeclBufferOp, rewriter: PatternRewriter, /) -> None:
         if not op.result.uses:
             rewriter.erase(op)
 

@@ -43,13 +43,13 @@ from tmem_dialect.conventions import (
     memref_address_space,
 )
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
-from tmem_dialect.dialects import tcgen05
+from tmem_dialect.dialects import tcgen05, tcgen05_tiles
+from tmem_dialect.dialects.tcgen05_mma import ASYNC_OPS
+from tmem_dialect.dialects.tcgen05_tma import TMA_OPS
 from tmem_dialect.lowering.arith_to_llvm import DIRECT_BINARY, MIN_MAX, arith_patterns
 from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured_control_flow
 from tmem_dialect.lowering.llvm_builders import InheritLocation, TypeConverter
 from tmem_dialect.lowering.memory_to_llvm import memory_patterns
-from tmem_dialect.dialects.tcgen05_mma import ASYNC_OPS
-from tmem_dialect.dialects.tcgen05_tma import TMA_OPS
 from tmem_dialect.lowering.tcgen05_to_nvvm import tcgen05_patterns
 from tmem_dialect.lowering.vector_to_llvm import vector_patterns
 
@@ -92,14 +92,14 @@ LOWERABLE: frozenset[type[Operation]] = frozenset(
         tcgen05.StOp,
         tcgen05.WaitOp,
         tcgen05.FenceOp,
-        tcgen05.DeclBufferOp,
+        tcgen05_tiles.DeclBufferOp,
         *ASYNC_OPS,
         *TMA_OPS,
         func.ReturnOp,
     }
 )
 PASS_THROUGH_DIALECTS = ("llvm.", "nvvm.")
-TILE_OPS = (tcgen05.TileLoadOp, tcgen05.TileStoreOp)
+TILE_OPS = (tcgen05_tiles.TileLoadOp, tcgen05_tiles.TileStoreOp)
 SCALAR_TYPES = (IntegerType, IndexType, Float16Type, BFloat16Type, Float32Type, Float64Type)
 
 
@@ -249,7 +249,7 @@ def _global_errors(g: memref.GlobalOp) -> list[Diagnostic]:
 
 def _op_errors(o: Operation) -> list[Diagnostic]:
     if isinstance(o, TILE_OPS):
-        kind = "tcgen05.ld" if isinstance(o, tcgen05.TileLoadOp) else "tcgen05.st"
+        kind = "tcgen05.ld" if isinstance(o, tcgen05_tiles.TileLoadOp) else "tcgen05.st"
         return [error(o, f"'{o.name}' is a warpgroup tile op: run tmem-assign-lanes first to turn it into "
                          f"per-warp {kind} (e.g. -p tmem-assign-lanes,convert-tcgen05-to-nvvm or "
                          "-p tmem-pipeline,convert-tcgen05-to-nvvm)")]
@@ -260,7 +260,7 @@ def _op_errors(o: Operation) -> list[Diagnostic]:
                          "cannot lower it")]
     found: list[Diagnostic] = []
     values: list[SSAValue] = [*o.results, *(a for r in o.regions for b in r.blocks for a in b.args)]
-    if isinstance(o, tcgen05.DeclBufferOp):
+    if isinstance(o, tcgen05_tiles.DeclBufferOp):
         values = []  # a view for tile ops: erased once they are lowered
     for v in values:
         if (why := _type_error(v.type, memref_ok=isinstance(o, memref.GetGlobalOp))) is not None:

@@ -24,8 +24,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tmem_dialect import isa
 from tmem_dialect.conventions import reqntid
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
-from tmem_dialect.dialects import nvvm, tcgen05
-from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID, TileLayout
+from tmem_dialect.dialects import nvvm, tcgen05, tcgen05_tiles
+from tmem_dialect.layout import LANEID, TCOL, TLANE, WARPID, M, TileLayout
 from tmem_dialect.passes.lane_plan import (
     NONE,
     Failure,
@@ -38,7 +38,7 @@ from tmem_dialect.passes.lane_plan import (
 )
 from tmem_dialect.passes.registers import message_budget
 
-TileOp = tcgen05.TileLoadOp | tcgen05.TileStoreOp
+TileOp = tcgen05_tiles.TileLoadOp | tcgen05_tiles.TileStoreOp
 WARPGROUP_THREADS = isa.WARPS_PER_WARPGROUP * isa.WARP_SIZE
 
 
@@ -52,7 +52,7 @@ class TilePlan:
     """The messages of each warp of the warpgroup (by lane quarter) for one tile op."""
 
     op: TileOp
-    decl: tcgen05.DeclBufferOp
+    decl: tcgen05_tiles.DeclBufferOp
     decl_lane: int  # the buffer address's lane, relative to the allocation
     quarters: list[tuple[Message, ...]]
     positions: int  # length of the register vector (the fragment's m extent)
@@ -77,14 +77,14 @@ class _Analysis:
     def run(self) -> TilePlan | Diagnostic:
         op = self.op
         decl = op.buffer.owner
-        if not isinstance(decl, tcgen05.DeclBufferOp):
+        if not isinstance(decl, tcgen05_tiles.DeclBufferOp):
             source = "a block argument" if isinstance(op.buffer, BlockArgument) else f"'{decl.name}'"
             return error(
                 op,
                 f"the tile's buffer comes from {source}; tmem-assign-lanes needs it to come from "
                 "tcgen05.decl_buffer, to know the buffer's TMEM address",
             )
-        base, decl_lane, _ = tcgen05.column_offset_of(decl.taddr)
+        base, decl_lane, _ = tcgen05_tiles.column_offset_of(decl.taddr)
         if not isinstance(base, BlockArgument) and tcgen05.loaded_slot(base) is None:
             return error(
                 op,
@@ -94,7 +94,7 @@ class _Analysis:
         frag = op.fragment_layout
         assert frag is not None  # the op verifier guarantees a fragment
         if frag.replica:
-            loads = isinstance(op, tcgen05.TileLoadOp)
+            loads = isinstance(op, tcgen05_tiles.TileLoadOp)
             if not loads or any(it.axis != M for it in frag.replica):
                 why = (
                     "a tile_store would write one cell from several registers"
@@ -105,7 +105,7 @@ class _Analysis:
                 return error(op, f"the register fragment {frag} replicates elements: {why}")
         if (problem := self.block_size_problem(frag.span(WARPID))) is not None:
             return problem
-        loads = isinstance(op, tcgen05.TileLoadOp)
+        loads = isinstance(op, tcgen05_tiles.TileLoadOp)
         key = (op.buffer_type, op.region_offsets, op.region_sizes, frag, decl_lane, loads, self.budget)
         if key in self.memo:  # the same tile access again (an unrolled epilogue, say)
             quarters, positions, copies = self.memo[key]  # type: ignore[misc]
@@ -115,7 +115,7 @@ class _Analysis:
             self.memo[key] = (plan.quarters, plan.positions, plan.copies)
         return plan
 
-    def plan_tile(self, decl: tcgen05.DeclBufferOp, decl_lane: int, frag: TileLayout) -> TilePlan | Diagnostic:
+    def plan_tile(self, decl: tcgen05_tiles.DeclBufferOp, decl_lane: int, frag: TileLayout) -> TilePlan | Diagnostic:
         op = self.op
         buffer = op.buffer_type
         buffer_flat = op.buffer_indices()
@@ -198,7 +198,7 @@ class _Analysis:
         lane, column = failure.lane, failure.column
         thread, position = int(cells.thread[lane, column]), int(cells.position[lane, column])
         element = self.element_name(int(cells.element[lane, column]))
-        kind = "tcgen05.ld" if isinstance(self.op, tcgen05.TileLoadOp) else "tcgen05.st"
+        kind = "tcgen05.ld" if isinstance(self.op, tcgen05_tiles.TileLoadOp) else "tcgen05.st"
         diagnostic = error(
             self.op,
             f"no {kind} shape can move element {element} (TMEM lane {base + lane}, buffer column "
@@ -402,7 +402,7 @@ class _TileRewriter:
         address = emit.add(arith.AddiOp(self.plan.decl.taddr, self.lane_base))
         result = self.dispatch(emit, address, self.plan.groups())
         Rewriter.insert_op(emit.ops, InsertPoint.before(op))
-        if isinstance(op, tcgen05.TileLoadOp):
+        if isinstance(op, tcgen05_tiles.TileLoadOp):
             assert result is not None
             op.result.replace_all_uses_with(result)
         Rewriter.erase_op(op)
@@ -418,7 +418,7 @@ class _TileRewriter:
         then_emit, else_emit = _Emitter(), _Emitter()
         then_value = self.messages(then_emit, address, messages)
         else_value = self.dispatch(else_emit, address, groups[1:])
-        loads = isinstance(self.plan.op, tcgen05.TileLoadOp)
+        loads = isinstance(self.plan.op, tcgen05_tiles.TileLoadOp)
         then_emit.add(scf.YieldOp(*([then_value] if loads else [])))
         else_emit.add(scf.YieldOp(*([else_value] if loads else [])))
         branch = scf.IfOp(
@@ -453,7 +453,7 @@ class _TileRewriter:
         return register * self.slots_per_register + half
 
     def messages(self, emit: _Emitter, address: SSAValue, messages: tuple[Message, ...]) -> SSAValue | None:
-        if isinstance(self.plan.op, tcgen05.TileLoadOp):
+        if isinstance(self.plan.op, tcgen05_tiles.TileLoadOp):
             return self.loads(emit, address, messages)
         self.stores(emit, address, messages, self.plan.op.value)
         return None
@@ -555,7 +555,7 @@ class AssignLanesPass(ModulePass):
         emit_all_or_raise(problems)
 
         lane_bases: dict[Operation, tuple[SSAValue, SSAValue]] = {}
-        decls: set[tcgen05.DeclBufferOp] = set()
+        decls: set[tcgen05_tiles.DeclBufferOp] = set()
         for plan in plans:
             func = _enclosing_function(plan.op)
             assert func is not None

@@ -15,8 +15,8 @@ from xdsl.ir import Block, Operation
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, error
-from tmem_dialect.dialects.tcgen05 import TMEMBufferType
 from tmem_dialect.dialects.tcgen05_buffers import BufferOp
+from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 from tmem_dialect.layout import TCOL, TLANE
 from tmem_dialect.passes.cfg import CFG, Node
 

@@ -22,9 +22,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tmem_dialect import isa, memory_model
-from tmem_dialect.dialects import llvm_ext, nvvm, tcgen05
-from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE
+from tmem_dialect.dialects import llvm_ext, nvvm, nvvm_sync, tcgen05, tcgen05_tiles
+from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.column_assignment import Slot
 from tmem_dialect.passes.column_liveness import BufferLife
@@ -96,7 +96,7 @@ def _warp0_predicate(body: Block, at: Operation) -> SSAValue:
 def _handoff_barrier(at: Operation) -> list[Operation]:
     return [
         _located(_tagged(tcgen05.FenceOp(tcgen05.FenceKind.before_thread_sync), memory_model.HANDOFF), at),
-        _located(nvvm.BarrierOp(), at),
+        _located(nvvm_sync.BarrierOp(), at),
         _located(_tagged(tcgen05.FenceOp(tcgen05.FenceKind.after_thread_sync), memory_model.HANDOFF), at),
     ]
 
@@ -115,9 +115,9 @@ def _accesses(buffers: list[tuple[BufferLife, Slot]]) -> set[EffectKind]:
     kinds: set[EffectKind] = set()
     for life, _ in buffers:
         for use in life.uses:
-            if isinstance(use, tcgen05.TileLoadOp):
+            if isinstance(use, tcgen05_tiles.TileLoadOp):
                 kinds.add(EffectKind.LD)
-            elif isinstance(use, tcgen05.TileStoreOp):
+            elif isinstance(use, tcgen05_tiles.TileStoreOp):
                 if not _read_back_later(use):
                     kinds.add(EffectKind.ST)
             elif (effect := tmem_effect(use)) is not None:
@@ -125,11 +125,11 @@ def _accesses(buffers: list[tuple[BufferLife, Slot]]) -> set[EffectKind]:
     return kinds
 
 
-def _read_back_later(store: tcgen05.TileStoreOp) -> bool:
+def _read_back_later(store: tcgen05_tiles.TileStoreOp) -> bool:
     op = store.next_op
     while op is not None:
         if (
-            isinstance(op, tcgen05.TileLoadOp)
+            isinstance(op, tcgen05_tiles.TileLoadOp)
             and op.buffer == store.buffer
             and op.region_offsets == store.region_offsets
             and op.region_sizes == store.region_sizes
@@ -170,7 +170,7 @@ def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) ->
             add = _located(arith.AddiOp(base.results[0], const), life.op)
             prologue += [const, add]
             address = add.result
-        decl = _located(tcgen05.DeclBufferOp(address, life.op.buffer_type), life.op)
+        decl = _located(tcgen05_tiles.DeclBufferOp(address, life.op.buffer_type), life.op)
         width = life.op.buffer_type.tile_layout
         decl.attributes[PLANNED_ATTR] = _planned(slot, width)
         if life.op.result.name_hint:

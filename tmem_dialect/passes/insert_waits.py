@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tmem_dialect.diagnostics import emit_all_or_raise
-from tmem_dialect.dialects import nvvm, tcgen05
+from tmem_dialect.dialects import nvvm_tmem, tcgen05
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis import (
@@ -98,10 +98,10 @@ def _make(fix: Fix, upstream: bool) -> Operation:
     if upstream:
         if action.retires is not None:
             load = action is Action.WAIT_LD
-            op: Operation = nvvm.Tcgen05WaitOp(nvvm.WaitKind.load if load else nvvm.WaitKind.store)
+            op: Operation = nvvm_tmem.Tcgen05WaitOp(nvvm_tmem.WaitKind.load if load else nvvm_tmem.WaitKind.store)
         else:
             before = action is Action.FENCE_BEFORE
-            op = nvvm.Tcgen05FenceOp(nvvm.FenceKind.before if before else nvvm.FenceKind.after)
+            op = nvvm_tmem.Tcgen05FenceOp(nvvm_tmem.FenceKind.before if before else nvvm_tmem.FenceKind.after)
     elif action.retires is not None:
         load = action is Action.WAIT_LD
         op = tcgen05.WaitOp(tcgen05.WaitKind.load if load else tcgen05.WaitKind.store)

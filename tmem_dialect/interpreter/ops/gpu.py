@@ -9,21 +9,20 @@ the part of the fragment that its lane quarter holds.
 
 from __future__ import annotations
 
-
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, OpImplResult, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
-from tmem_dialect.findings import FindingKind
 from tmem_dialect import isa
-from tmem_dialect.dialects import nvvm, tcgen05
+from tmem_dialect.dialects import nvvm, nvvm_sync, nvvm_tmem, nvvm_warp, tcgen05, tcgen05_tiles
 from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import lifecycle
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.tmem import COLUMNS, CellSet
 from tmem_dialect.interpreter.values import TMEMBufferValue
 from tmem_dialect.interpreter.warp import WarpInterpreter
-from tmem_dialect.layout import LANEID, M, TCOL, TLANE, WARPID
+from tmem_dialect.layout import LANEID, TCOL, TLANE, WARPID, M
 from tmem_dialect.memory_model import EffectKind
 
 _THREADS = np.arange(V.WARP)
@@ -122,7 +121,7 @@ def _from_cell_bits(bits: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return (bits & 0xFFFF).astype(np.uint16).view(dtype)
 
 
-def _tile_map(w: WarpInterpreter, op: tcgen05._TileOp, quarter: int):
+def _tile_map(w: WarpInterpreter, op: tcgen05_tiles._TileOp, quarter: int):
     key = (id(op), quarter)
     hit = w.machine.tile_maps.get(key)
     if hit is None or hit[0] is not op:
@@ -131,7 +130,7 @@ def _tile_map(w: WarpInterpreter, op: tcgen05._TileOp, quarter: int):
     return hit[1]
 
 
-def _compute_tile_map(op: tcgen05._TileOp, quarter: int):
+def _compute_tile_map(op: tcgen05_tiles._TileOp, quarter: int):
     """For warp `quarter` of the warpgroup: (TMEM lane, column) offsets and (thread, register) pairs."""
     buffer_type = op.buffer_type
     layout = buffer_type.tile_layout
@@ -154,10 +153,10 @@ def _compute_tile_map(op: tcgen05._TileOp, quarter: int):
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
 
 
-def run_tile(w: WarpInterpreter, op: tcgen05._TileOp, args: PythonValues):
+def run_tile(w: WarpInterpreter, op: tcgen05_tiles._TileOp, args: PythonValues):
     m = w.machine
     m.check_collective(w, op, op.name)
-    load = isinstance(op, tcgen05.TileLoadOp)
+    load = isinstance(op, tcgen05_tiles.TileLoadOp)
     buffer: TMEMBufferValue = args[0] if load else args[1]
     taddr = m.uniform(w, op, buffer.taddr, "TMEM buffer address") & 0xFFFFFFFF
     lane_off, col_off, thread, reg = _tile_map(w, op, w.warp_in_cta % isa.WARPS_PER_WARPGROUP)
@@ -216,7 +215,7 @@ def run_tmem_op(w: WarpInterpreter, op: Operation) -> PythonValues:
 
 def run_barrier(w: WarpInterpreter, op: Operation) -> None:
     barrier_id, count, aligned = 0, None, True
-    if isinstance(op, nvvm.BarrierOp):
+    if isinstance(op, nvvm_sync.BarrierOp):
         if op.barrierId is not None:
             barrier_id = w.machine.uniform(w, op, w.env[op.barrierId], "barrier id")
         if op.numberOfThreads is not None:
@@ -225,14 +224,14 @@ def run_barrier(w: WarpInterpreter, op: Operation) -> None:
     w.machine.barrier(w, op, barrier_id, count, aligned)
 
 
-def run_barrier_arrive(w: WarpInterpreter, op: nvvm.BarrierArriveOp) -> None:
+def run_barrier_arrive(w: WarpInterpreter, op: nvvm_sync.BarrierArriveOp) -> None:
     m = w.machine
     barrier_id = m.uniform(w, op, w.env[op.barrierId], "barrier id") if op.barrierId is not None else 0
     count = m.uniform(w, op, w.env[op.numberOfThreads], "thread count")
     m.barrier(w, op, barrier_id, count, aligned=True, wait=False)
 
 
-def shuffle(w: WarpInterpreter, op: Operation, kind: nvvm.ShflKind, value: np.ndarray, b: np.ndarray,
+def shuffle(w: WarpInterpreter, op: Operation, kind: nvvm_warp.ShflKind, value: np.ndarray, b: np.ndarray,
             c: np.ndarray) -> np.ndarray:
     """shfl.sync: each lane reads `value` of the source lane the PTX ISA's pseudocode computes
     from the mode, b (lane, offset or mask) and c (clamp in bits 4..0, segment mask in 12..8)."""
@@ -241,13 +240,13 @@ def shuffle(w: WarpInterpreter, op: Operation, kind: nvvm.ShflKind, value: np.nd
     cval = c.astype(np.int64) & 31
     segmask = (c.astype(np.int64) >> 8) & 31
     max_lane = (lane & segmask) | (cval & ~segmask)
-    if kind is nvvm.ShflKind.up:
+    if kind is nvvm_warp.ShflKind.up:
         j = lane - bval
         valid = j >= max_lane
-    elif kind is nvvm.ShflKind.down:
+    elif kind is nvvm_warp.ShflKind.down:
         j = lane + bval
         valid = j <= max_lane
-    elif kind is nvvm.ShflKind.bfly:
+    elif kind is nvvm_warp.ShflKind.bfly:
         j = lane ^ bval
         valid = j <= max_lane
     else:
@@ -302,14 +301,14 @@ TMEM_OPS: tuple[type[Operation], ...] = (
     tcgen05.StOp,
     tcgen05.WaitOp,
     tcgen05.FenceOp,
-    nvvm.Tcgen05AllocOp,
-    nvvm.Tcgen05DeallocOp,
-    nvvm.Tcgen05RelinquishAllocPermitOp,
-    nvvm.Tcgen05LdOp,
-    nvvm.Tcgen05StOp,
-    nvvm.Tcgen05WaitOp,
-    nvvm.Tcgen05FenceOp,
-    nvvm.BarrierOp,
+    nvvm_tmem.Tcgen05AllocOp,
+    nvvm_tmem.Tcgen05DeallocOp,
+    nvvm_tmem.Tcgen05RelinquishAllocPermitOp,
+    nvvm_tmem.Tcgen05LdOp,
+    nvvm_tmem.Tcgen05StOp,
+    nvvm_tmem.Tcgen05WaitOp,
+    nvvm_tmem.Tcgen05FenceOp,
+    nvvm_sync.BarrierOp,
 )
 
 
@@ -323,41 +322,41 @@ def _gpu_namespace() -> dict:
 
 
 class _GPUOps(InterpreterFunctions):
-    @impl(nvvm.ClusterArriveOp)
-    def run_cluster_arrive(self, w: WarpInterpreter, op: nvvm.ClusterArriveOp, args: PythonValues):
+    @impl(nvvm_sync.ClusterArriveOp)
+    def run_cluster_arrive(self, w: WarpInterpreter, op: nvvm_sync.ClusterArriveOp, args: PythonValues):
         w.machine.cluster_arrive(w, op, relaxed=False, aligned=op.aligned is not None)
         return ()
 
-    @impl(nvvm.ClusterArriveRelaxedOp)
-    def run_cluster_arrive_relaxed(self, w: WarpInterpreter, op: nvvm.ClusterArriveRelaxedOp, args: PythonValues):
+    @impl(nvvm_sync.ClusterArriveRelaxedOp)
+    def run_cluster_arrive_relaxed(self, w: WarpInterpreter, op: nvvm_sync.ClusterArriveRelaxedOp, args: PythonValues):
         w.machine.cluster_arrive(w, op, relaxed=True, aligned=op.aligned is not None)
         return ()
 
-    @impl(nvvm.ClusterWaitOp)
-    def run_cluster_wait(self, w: WarpInterpreter, op: nvvm.ClusterWaitOp, args: PythonValues):
+    @impl(nvvm_sync.ClusterWaitOp)
+    def run_cluster_wait(self, w: WarpInterpreter, op: nvvm_sync.ClusterWaitOp, args: PythonValues):
         w.machine.cluster_wait(w, op, aligned=op.aligned is not None)
         return ()
 
-    @impl(nvvm.ShflSyncOp)
-    def run_shfl_sync(self, w: WarpInterpreter, op: nvvm.ShflSyncOp, args: PythonValues):
+    @impl(nvvm_warp.ShflSyncOp)
+    def run_shfl_sync(self, w: WarpInterpreter, op: nvvm_warp.ShflSyncOp, args: PythonValues):
         _, value, b, c = args
         return (shuffle(w, op, op.kind.data, value, b, c),)
 
-    @impl(nvvm.BarrierArriveOp)
-    def run_barrier_arrive(self, w: WarpInterpreter, op: nvvm.BarrierArriveOp, args: PythonValues):
+    @impl(nvvm_sync.BarrierArriveOp)
+    def run_barrier_arrive(self, w: WarpInterpreter, op: nvvm_sync.BarrierArriveOp, args: PythonValues):
         run_barrier_arrive(w, op)
         return ()
 
-    @impl(tcgen05.DeclBufferOp)
-    def run_decl_buffer(self, w: WarpInterpreter, op: tcgen05.DeclBufferOp, args: PythonValues):
+    @impl(tcgen05_tiles.DeclBufferOp)
+    def run_decl_buffer(self, w: WarpInterpreter, op: tcgen05_tiles.DeclBufferOp, args: PythonValues):
         return (TMEMBufferValue(args[0]),)
 
-    @impl(tcgen05.TileLoadOp)
-    def run_tile_load(self, w: WarpInterpreter, op: tcgen05.TileLoadOp, args: PythonValues):
+    @impl(tcgen05_tiles.TileLoadOp)
+    def run_tile_load(self, w: WarpInterpreter, op: tcgen05_tiles.TileLoadOp, args: PythonValues):
         return run_tile(w, op, args)
 
-    @impl(tcgen05.TileStoreOp)
-    def run_tile_store(self, w: WarpInterpreter, op: tcgen05.TileStoreOp, args: PythonValues):
+    @impl(tcgen05_tiles.TileStoreOp)
+    def run_tile_store(self, w: WarpInterpreter, op: tcgen05_tiles.TileStoreOp, args: PythonValues):
         return run_tile(w, op, args)
 
 

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic
-from tmem_dialect.dialects import tcgen05
+from tmem_dialect.dialects import tcgen05_tiles
 from tmem_dialect.passes.assign_lanes import TilePlan, plan_tiles
 from tmem_dialect.passes.lane_plan import Message, message_cells
 from tmem_dialect.tools.pictures import canvas
@@ -55,7 +55,7 @@ class TilePicture:
 
     @property
     def load(self) -> bool:
-        return isinstance(self.plan.op, tcgen05.TileLoadOp)
+        return isinstance(self.plan.op, tcgen05_tiles.TileLoadOp)
 
     def grid(self) -> np.ndarray:
         """[128 lanes, columns]: the number (in `messages`) of the message that moves each cell."""
@@ -77,7 +77,7 @@ def tile_pictures(module: ModuleOp, budget: int) -> tuple[list[TilePicture], lis
     plans, problems = plan_tiles(module, budget)
     out = []
     for plan in plans:
-        load = isinstance(plan.op, tcgen05.TileLoadOp)
+        load = isinstance(plan.op, tcgen05_tiles.TileLoadOp)
         placed = []
         for quarter, messages in enumerate(plan.quarters):
             base = isa.warp_lane_base(quarter)
