@@ -20,7 +20,6 @@ import numpy as np
 from xdsl.ir import Operation
 
 from tmem_dialect import isa
-from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import tensor_core as tc
 from tmem_dialect.interpreter.mbarrier import MBarrier, MBarriers, Misuse
@@ -134,7 +133,7 @@ class Producers:
             writers = shadow.writer[words]
             # A TMA copy writes through the async proxy itself: no fence.proxy.async is due after
             # it (its completion is its mbarrier's); only generic-proxy stores need one.
-            by_async_proxy = np.array([_async_proxy_write(shadow.write_op[int(x)]) for x in words], dtype=bool)
+            by_async_proxy = shadow.async_proxy[words]
             written = (writers >= 0) & ~by_async_proxy
             for p in np.unique(writers[written]):
                 p = int(p)
@@ -593,11 +592,6 @@ class Producers:
             return
         for b, misuse in self.mbarriers.leftovers():
             self.report(b.init_op, misuse, severity="warning")
-
-
-def _async_proxy_write(op: Operation | None) -> bool:
-    effect = tmem_effect(op) if op is not None else None
-    return effect is not None and effect.kind is EffectKind.TMA_LOAD
 
 
 def after_barrier(machine: Machine, warps: list[int]) -> None:

@@ -13,16 +13,18 @@ Every load and store of a shared buffer passes here after the data moved (Machin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from xdsl.ir import Operation
 
+from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter.lanes import WarpLanes
 from tmem_dialect.interpreter.memory import Buffer
 from tmem_dialect.interpreter.values import derived, origin
+from tmem_dialect.memory_model import EffectKind
 
 
 @dataclass
@@ -31,7 +33,8 @@ class SharedShadow:
 
     writer: np.ndarray
     write_clock: np.ndarray
-    write_op: list[Operation | None]
+    write_op: np.ndarray  # per word: the op that last wrote it (objects), or None
+    async_proxy: np.ndarray  # per word: that write went through the async proxy (a TMA copy)
     read_clock: np.ndarray  # [warps, words]
     written: np.ndarray  # per byte: some store (or an initializer) wrote it
     origin: np.ndarray  # per word: the TMEM allocation whose address it holds, or None
@@ -42,7 +45,8 @@ class SharedShadow:
         return SharedShadow(
             np.full(words, -1, dtype=np.int64),
             np.zeros(words, dtype=np.int64),
-            [None] * words,
+            np.full(words, None, dtype=object),
+            np.zeros(words, dtype=bool),
             np.full((warps, words), -1, dtype=np.int64),
             np.zeros(nbytes, dtype=bool),
             np.full(words, None, dtype=object),
@@ -152,7 +156,13 @@ class SharedShadows:
                 )
             shadow.writer[words] = w.warp
             shadow.write_clock[words] = clock.now
-            for word in words:
-                shadow.write_op[int(word)] = op
+            shadow.write_op[words] = op
+            shadow.async_proxy[words] = async_proxy_write(op)
         else:
             shadow.read_clock[w.warp, words] = clock.now
+
+
+def async_proxy_write(op: Operation) -> bool:
+    """A TMA copy writes shared memory through the async proxy (no fence.proxy.async is due after it)."""
+    effect = tmem_effect(op)
+    return effect is not None and effect.kind is EffectKind.TMA_LOAD
