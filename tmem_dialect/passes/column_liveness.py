@@ -16,9 +16,16 @@ from xdsl.ir import Block, Operation
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, error
 from tmem_dialect.dialects.tcgen05 import TMEMBufferType
-from tmem_dialect.dialects.tcgen05_buffers import BufferOp
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
 from tmem_dialect.layout import TCOL, TLANE
+from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG, Node
+
+ADDRESSED_KINDS = frozenset({EffectKind.LD, EffectKind.ST, EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+"""The TMEM accesses a tcgen05.buffer_address may feed (not the allocation lifecycle)."""
+ASYNC_KINDS = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+"""Accesses complete only when a tcgen05.commit's mbarrier phase is observed (not at a wait::ld/st)."""
 
 HALF_LANES = isa.LANES_PER_WARP // 2
 """A warp's lane quarter splits into two 16-lane halves; the 16-lane shapes start at either."""
@@ -59,7 +66,10 @@ class BufferLife:
 
     op: BufferOp
     uses: list[Operation]
+    """The ops that access the buffer: its tile ops, and the users of its buffer_address ops."""
     live: set[Operation] = field(default_factory=set[Operation])
+    addresses: list[BufferAddressOp] = field(default_factory=list[BufferAddressOp])
+    """Its tcgen05.buffer_address ops (their users are in `uses`)."""
 
     @property
     def no_reuse(self) -> bool:
@@ -108,7 +118,23 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
                                   "tmem-plan-columns does not know its control flow"))
     lives: list[BufferLife] = []
     for op in buffers:
-        uses = [use.operation for use in op.result.uses]
+        direct = [use.operation for use in op.result.uses]
+        addresses = [u for u in direct if isinstance(u, BufferAddressOp)]
+        uses = [u for u in direct if not isinstance(u, BufferAddressOp)]
+        for address in addresses:
+            for use in address.result.uses:
+                user = use.operation
+                effect = tmem_effect(user)
+                if effect is None or effect.kind not in ADDRESSED_KINDS:
+                    problems.append(
+                        error(user, f"the TMEM address of a buffer flows on through '{user.name}'; "
+                              "tmem-plan-columns needs every user of a tcgen05.buffer_address to "
+                              "access TMEM at it (tcgen05.mma, tcgen05.cp, ...) directly")
+                        .attach_note("the address is taken here", address)
+                        .attach_note("the buffer is declared here", op)
+                    )
+                elif user not in uses:
+                    uses.append(user)
         for user in uses:
             if _flows_on(user):
                 problems.append(
@@ -119,13 +145,32 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
             elif user not in cfg.node_of:
                 problems.append(error(user, "this use of a TMEM buffer is unreachable or outside "
                                       "the function's control flow").attach_note("buffer", op))
-        lives.append(BufferLife(op, uses))
+        lives.append(BufferLife(op, uses, addresses=addresses))
     if problems:
         return problems
     for life in lives:
         life.live = _live_ops(cfg, life.uses)
     points = [op for node in cfg.nodes for op in node.ops]
     return Liveness(cfg, lives, points)
+
+
+def in_flight_at_end(function: Operation, life: BufferLife) -> Diagnostic | None:
+    """An error when the buffer's last use in program order is an asynchronous access (an mma
+    writing D, a cp): the dealloc after it would free columns that access may still use, since
+    only observing its commit's mbarrier phase tells it finished; a use after that wait (the
+    tcgen05.ld of D) is what ends the buffer's life."""
+    order = {op: k for k, op in enumerate(function.walk())}
+    last = max(life.uses, key=lambda o: order.get(o, -1))
+    effect = tmem_effect(last)
+    if effect is None or effect.kind not in ASYNC_KINDS:
+        return None
+    return (
+        error(last, f"the last use of this TMEM buffer is an asynchronous '{last.name}': "
+              "tmem-plan-columns would free its columns while it may still run; use the buffer "
+              "after observing the mbarrier phase of its tcgen05.commit (a tile_load of the result, "
+              "say), or allocate this buffer by hand")
+        .attach_note("the buffer is declared here", life.op)
+    )
 
 
 def _uses_any(op: Operation, buffers: list[BufferOp]) -> bool:
