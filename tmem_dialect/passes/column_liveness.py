@@ -148,29 +148,51 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
         lives.append(BufferLife(op, uses, addresses=addresses))
     if problems:
         return problems
+    order = list(function.walk())
     for life in lives:
         life.live = _live_ops(cfg, life.uses)
+        if life.uses and (problem := _until_observed(order, cfg, life)) is not None:
+            problems.append(problem)
+    if problems:
+        return problems
     points = [op for node in cfg.nodes for op in node.ops]
     return Liveness(cfg, lives, points)
 
 
-def in_flight_at_end(function: Operation, life: BufferLife) -> Diagnostic | None:
-    """An error when the buffer's last use in program order is an asynchronous access (an mma
-    writing D, a cp): the dealloc after it would free columns that access may still use, since
-    only observing its commit's mbarrier phase tells it finished; a use after that wait (the
-    tcgen05.ld of D) is what ends the buffer's life."""
-    order = {op: k for k, op in enumerate(function.walk())}
-    last = max(life.uses, key=lambda o: order.get(o, -1))
+def _until_observed(order: list[Operation], cfg: CFG, life: BufferLife) -> Diagnostic | None:
+    """Keep a buffer whose last use is asynchronous (a tcgen05.mma reading or writing it, a cp
+    into it) live until that access is known to be finished: at the first mbarrier wait after a
+    tcgen05.commit that follows it (the commit's arrival tracks every prior async tcgen05 op of
+    the thread, PTX ISA 9.7.16.6). Neither its columns nor the dealloc may come earlier. Without
+    such a commit and wait, an error: freeing the columns would race with the access.
+
+    Program order is the function's walk order (structured control flow), so this is a syntactic
+    approximation; tmem-verify and the interpreter check the actual mbarrier protocol.
+    """
+    index = {op: k for k, op in enumerate(order)}
+    last = max(life.uses, key=lambda o: index.get(o, -1))
     effect = tmem_effect(last)
     if effect is None or effect.kind not in ASYNC_KINDS:
         return None
-    return (
-        error(last, f"the last use of this TMEM buffer is an asynchronous '{last.name}': "
-              "tmem-plan-columns would free its columns while it may still run; use the buffer "
-              "after observing the mbarrier phase of its tcgen05.commit (a tile_load of the result, "
-              "say), or allocate this buffer by hand")
-        .attach_note("the buffer is declared here", life.op)
-    )
+    start = index[last]
+    commit = next((k for k in range(start + 1, len(order)) if _kind(order[k]) is EffectKind.COMMIT), None)
+    wait = None if commit is None else next(
+        (k for k in range(commit + 1, len(order)) if _kind(order[k]) is EffectKind.MBARRIER_WAIT), None)
+    if wait is None:
+        return (
+            error(last, f"the last use of this TMEM buffer is an asynchronous '{last.name}' that no "
+                  "tcgen05.commit and mbarrier wait follow: tmem-plan-columns would free its columns "
+                  "while it may still run; observe its commit's mbarrier phase after it (and read the "
+                  "result there), or allocate this buffer by hand")
+            .attach_note("the buffer is declared here", life.op)
+        )
+    life.live.update(o for o in order[start : wait + 1] if o in cfg.node_of)
+    return None
+
+
+def _kind(op: Operation) -> EffectKind | None:
+    effect = tmem_effect(op)
+    return None if effect is None else effect.kind
 
 
 def _uses_any(op: Operation, buffers: list[BufferOp]) -> bool:

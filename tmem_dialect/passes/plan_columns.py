@@ -22,7 +22,6 @@ from tmem_dialect.passes.column_liveness import (
     Liveness,
     buffer_lives,
     footprint,
-    in_flight_at_end,
     top_level_span,
 )
 from tmem_dialect.passes.column_materialize import Allocation, materialize, resolve_addresses
@@ -135,8 +134,7 @@ class TmemPlanColumnsPass(ModulePass):
         lives = [b for b in liveness.buffers if b.uses]
         if not lives:
             return []
-        checks = [in_flight_at_end(function, b) for b in lives]
-        checks += [_misaligned(b, column_alignment(b)) for b in lives]
+        checks = [_misaligned(b, column_alignment(b)) for b in lives]
         if found := [d for d in checks if d is not None]:
             return found
         body = blocks[0]
