@@ -4,14 +4,19 @@
 //      canonical K-major 128-byte-swizzle layout (16-byte chunk c of row r at chunk c ^ (r % 8),
 //      8-row atoms of 1024 bytes: SBO = 1024);
 //   2. fence.proxy.async makes those generic-proxy writes visible to the tensor core (async proxy);
-//   3. warp 0 allocates 256 TMEM columns, thread 0 initializes the mbarrier;
+//   3. thread 0 initializes the mbarrier; the accumulator D is declared by its type alone
+//      (tcgen05.buffer) and the mma takes its address (tcgen05.buffer_address);
 //   4. one elected thread issues 4 mma k-steps of K = 16 (the descriptors advance 32 bytes per
 //      step inside the swizzle row), the first overwriting D, then commits to the mbarrier;
 //   5. every thread waits for phase 0 of the mbarrier, then the warpgroup reads the accumulator
 //      (tile_load, one row per thread) and stores it to C.
-// `tmem-opt examples/gemm_f16_tile.mlir -p tmem-assign-lanes -t ptx --ptxas-check` assembles it.
+// `tmem-plan-columns` (part of `tmem-pipeline`) allocates D's 256 columns: warp 0 allocates and
+// relinquishes, a fenced barrier publishes the address, the mma gets the planned address, and
+// the dealloc follows the tile_load (the last use, after the mbarrier wait that retires the mma).
+// `tmem-opt examples/gemm_f16_tile.mlir -p tmem-pipeline -t ptx --ptxas-check` assembles it;
+// tmem-run plans it before running. examples/tmem_roundtrip.mlir and
+// examples/warp_specialized_gemm.mlir allocate by hand (the low-level path).
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @mma_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x f16>
 llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<16384 x f16>
@@ -65,13 +70,10 @@ func.func @gemm_f16_tile(%a: memref<8192xf16>, %b: memref<16384xf16>, %c: memref
   // 2. generic-proxy writes -> async proxy
   tcgen05.fence_proxy_async
 
-  // 3. TMEM and the mbarrier
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
+  // 3. the mbarrier, and the accumulator (placed in columns by tmem-plan-columns)
   %bar = llvm.mlir.addressof @mma_done : !llvm.ptr<3>
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 256 : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit
-  }
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
   scf.if %is_thread0 {
     tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
     tcgen05.fence_mbarrier_init
@@ -79,7 +81,6 @@ func.func @gemm_f16_tile(%a: memref<8192xf16>, %b: memref<16384xf16>, %c: memref
   tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
 
   // 4. one thread issues the MMAs: M = 128, N = 256, K = 4 x 16
   %idesc = tcgen05.instr_desc f16 m 128 n 256 a f16 b f16 d f32
@@ -103,16 +104,9 @@ func.func @gemm_f16_tile(%a: memref<8192xf16>, %b: memref<16384xf16>, %c: memref
   // 5. wait for the MMAs, read the accumulator, store C
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
   tcgen05.fence after_thread_sync
-  %acc = tcgen05.decl_buffer %d : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
   %tile = tcgen05.tile_load %acc [0, 0] [128, 256] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]> -> vector<256xf32>
   tcgen05.wait load
   %first = arith.muli %row, %c256 : index
   vector.store %tile, %c[%first] : memref<32768xf32>, vector<256xf32>
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  scf.if %is_warp0 {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 256
-  }
   func.return
 }

@@ -12,6 +12,9 @@ pytest.importorskip("tmem_dialect.dialects.tcgen05_mma", reason="the tcgen05.mma
 from tmem_dialect.interpreter import run_kernel
 
 EXAMPLE = (Path(__file__).parent.parent / "examples" / "gemm_f16_tile.mlir").read_text()
+"""The example: its accumulator is a tcgen05.buffer, which run_kernel plans before running."""
+HAND = (Path(__file__).parent / "data" / "gemm_f16_tile_hand.mlir").read_text()
+"""The same kernel allocating TMEM by hand: the misuse variants edit its alloc, dealloc and barriers."""
 
 
 def operands(seed: int = 0):
@@ -28,7 +31,7 @@ def run(text: str, seed: int = 0, **options):
     return a, b, res
 
 
-def variant(old: str, new: str, text: str = EXAMPLE) -> str:
+def variant(old: str, new: str, text: str = HAND) -> str:
     assert text.count(old) == 1, old
     return text.replace(old, new)
 
@@ -95,7 +98,7 @@ def test_arrive_count_mismatch():
 
 def _dealloc_kernel(wait: bool) -> str:
     """Warp 0 issues the mmas and frees D itself; the epilogue is gone."""
-    head, rest = EXAMPLE.split("      tcgen05.commit %bar : !llvm.ptr<3>\n    }\n  }\n")
+    head, rest = HAND.split("      tcgen05.commit %bar : !llvm.ptr<3>\n    }\n  }\n")
     tail = rest[rest.index("  func.return"):]
     wait_text = "    tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>\n" if wait else ""
     return (head + "      tcgen05.commit %bar : !llvm.ptr<3>\n    }\n" + wait_text

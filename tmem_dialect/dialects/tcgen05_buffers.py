@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import UnitAttr
-from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, result_def
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32, i64
+from xdsl.ir import Dialect, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
+from tmem_dialect import isa
 from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
+from tmem_dialect.layout import TCOL, TLANE
 
 NO_REUSE_ATTR = "tcgen05.no_reuse"
 """On a tcgen05.buffer: its columns are shared with no other buffer, whatever the lifetimes."""
@@ -50,7 +54,61 @@ class BufferOp(IRDLOperation):
             raise VerifyException(f"'{NO_REUSE_ATTR}' is a unit attribute (no value), got {attr}")
 
 
-BUFFER_OPS = (BufferOp,)
+@irdl_op_definition
+class BufferAddressOp(IRDLOperation):
+    """The i32 TMEM address of a buffer's cell at a constant [lane, column] offset from its start.
+
+    `%d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x256xf32, ...>`
+
+    For the ops that take a raw TMEM address: tcgen05.mma (D, A in TMEM, scale_a, scale_b),
+    tcgen05.cp, tcgen05.shift, tcgen05.ld/st. Its result feeds such an op directly (tmem-plan-columns
+    follows the address to its users to know where the buffer is live, so the address may not
+    flow through arithmetic, block arguments or yields). tmem-plan-columns rewrites it, at each
+    user, into the buffer's planned base + `(lane << 16) + column`; none is left for the lowering.
+    """
+
+    name = "tcgen05.buffer_address"
+
+    buffer = operand_def(TMEMBufferType)
+    offsets = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(i32)
+
+    assembly_format = "$buffer $offsets attr-dict `:` type($buffer)"
+
+    def __init__(self, buffer: SSAValue, offsets: Sequence[int] = (0, 0)):
+        super().__init__(operands=[buffer], result_types=[i32],
+                         properties={"offsets": DenseArrayBase.from_list(i64, offsets)})
+
+    @property
+    def lane(self) -> int:
+        return int(self.offsets.get_values()[0])
+
+    @property
+    def column(self) -> int:
+        return int(self.offsets.get_values()[1])
+
+    @property
+    def taddr_offset(self) -> int:
+        """What the address adds to the buffer's own address (isa.make_taddr)."""
+        return isa.make_taddr(self.lane, self.column)
+
+    def verify_(self) -> None:
+        values = self.offsets.get_values()
+        if len(values) != 2:
+            raise VerifyException(f"the offset is [lane, column], got {len(values)} value(s)")
+        buffer_type = self.buffer.type
+        assert isinstance(buffer_type, TMEMBufferType)
+        layout = buffer_type.tile_layout
+        for what, value, span in (("lane", self.lane, layout.span(TLANE)),
+                                  ("column", self.column, max(layout.span(TCOL), 1))):
+            if not 0 <= value < span:
+                raise VerifyException(
+                    f"{what} offset {value} is outside the buffer, which spans {span} {what}s "
+                    f"(from 0 to {span - 1})"
+                )
+
+
+BUFFER_OPS = (BufferOp, BufferAddressOp)
 """Registered in the tcgen05 dialect alongside tcgen05.py's ops (see dialects/__init__.py)."""
 
 

@@ -421,6 +421,20 @@ def _new_warp(module: ModuleOp, machine: Machine, warp: int, dims, cluster: tupl
     return w
 
 
+def _planned(module: ModuleOp, copy: bool) -> ModuleOp:
+    """The module with its tcgen05.buffer ops placed in columns by tmem-plan-columns (the
+    machine runs allocated TMEM); unchanged, and not copied, when it declares none."""
+    from tmem_dialect.dialects.tcgen05_buffers import BUFFER_OPS
+    from tmem_dialect.passes.plan_columns import TmemPlanColumnsPass
+
+    if not any(isinstance(o, BUFFER_OPS) for o in module.walk()):
+        return module
+    if copy:
+        module = module.clone()
+    TmemPlanColumnsPass().apply(make_context(), module)
+    return module
+
+
 def run_kernel(
     source: str | os.PathLike[str] | ModuleOp,
     kernel: str | None = None,
@@ -474,6 +488,10 @@ def run_kernel(
     broken = verify_diagnostics(module)
     if broken:
         return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
+    try:
+        module = _planned(module, copy=not isinstance(source, str))
+    except diag.DiagnosticError as e:
+        return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in e.diagnostics], sources=sources)
     try:
         k = find_kernel(module, kernel)
         dims = block_dims(k, threads)

@@ -255,6 +255,9 @@ def _op_errors(o: Operation) -> list[Diagnostic]:
                          "-p tmem-pipeline,convert-tcgen05-to-nvvm)")]
     if o.name.startswith(PASS_THROUGH_DIALECTS):
         return []
+    if o.name in ("tcgen05.buffer", "tcgen05.buffer_address"):
+        return [error(o, f"'{o.name}' names a TMEM buffer not yet placed in columns: run "
+                         "tmem-plan-columns first (e.g. -p tmem-pipeline,convert-tcgen05-to-nvvm)")]
     if type(o) not in LOWERABLE:
         return [error(o, f"'{op_name(o)}' is outside the tcgen05-level op set; convert-tcgen05-to-nvvm "
                          "cannot lower it")]

@@ -15,10 +15,17 @@ from xdsl.ir import Block, Operation
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, error
-from tmem_dialect.dialects.tcgen05_buffers import BufferOp
+from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
 from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 from tmem_dialect.layout import TCOL, TLANE
+from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG, Node
+
+ADDRESSED_KINDS = frozenset({EffectKind.LD, EffectKind.ST, EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+"""The TMEM accesses a tcgen05.buffer_address may feed (not the allocation lifecycle)."""
+ASYNC_KINDS = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+"""Accesses complete only when a tcgen05.commit's mbarrier phase is observed (not at a wait::ld/st)."""
 
 HALF_LANES = isa.LANES_PER_WARP // 2
 """A warp's lane quarter splits into two 16-lane halves; the 16-lane shapes start at either."""
@@ -59,7 +66,10 @@ class BufferLife:
 
     op: BufferOp
     uses: list[Operation]
+    """The ops that access the buffer: its tile ops, and the users of its buffer_address ops."""
     live: set[Operation] = field(default_factory=set[Operation])
+    addresses: list[BufferAddressOp] = field(default_factory=list[BufferAddressOp])
+    """Its tcgen05.buffer_address ops (their users are in `uses`)."""
 
     @property
     def no_reuse(self) -> bool:
@@ -108,7 +118,23 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
                                   "tmem-plan-columns does not know its control flow"))
     lives: list[BufferLife] = []
     for op in buffers:
-        uses = [use.operation for use in op.result.uses]
+        direct = [use.operation for use in op.result.uses]
+        addresses = [u for u in direct if isinstance(u, BufferAddressOp)]
+        uses = [u for u in direct if not isinstance(u, BufferAddressOp)]
+        for address in addresses:
+            for use in address.result.uses:
+                user = use.operation
+                effect = tmem_effect(user)
+                if effect is None or effect.kind not in ADDRESSED_KINDS:
+                    problems.append(
+                        error(user, f"the TMEM address of a buffer flows on through '{user.name}'; "
+                              "tmem-plan-columns needs every user of a tcgen05.buffer_address to "
+                              "access TMEM at it (tcgen05.mma, tcgen05.cp, ...) directly")
+                        .attach_note("the address is taken here", address)
+                        .attach_note("the buffer is declared here", op)
+                    )
+                elif user not in uses:
+                    uses.append(user)
         for user in uses:
             if _flows_on(user):
                 problems.append(
@@ -119,13 +145,54 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
             elif user not in cfg.node_of:
                 problems.append(error(user, "this use of a TMEM buffer is unreachable or outside "
                                       "the function's control flow").attach_note("buffer", op))
-        lives.append(BufferLife(op, uses))
+        lives.append(BufferLife(op, uses, addresses=addresses))
     if problems:
         return problems
+    order = list(function.walk())
     for life in lives:
         life.live = _live_ops(cfg, life.uses)
+        if life.uses and (problem := _until_observed(order, cfg, life)) is not None:
+            problems.append(problem)
+    if problems:
+        return problems
     points = [op for node in cfg.nodes for op in node.ops]
     return Liveness(cfg, lives, points)
+
+
+def _until_observed(order: list[Operation], cfg: CFG, life: BufferLife) -> Diagnostic | None:
+    """Keep a buffer whose last use is asynchronous (a tcgen05.mma reading or writing it, a cp
+    into it) live until that access is known to be finished: at the first mbarrier wait after a
+    tcgen05.commit that follows it (the commit's arrival tracks every prior async tcgen05 op of
+    the thread, PTX ISA 9.7.16.6). Neither its columns nor the dealloc may come earlier. Without
+    such a commit and wait, an error: freeing the columns would race with the access.
+
+    Program order is the function's walk order (structured control flow), so this is a syntactic
+    approximation; tmem-verify and the interpreter check the actual mbarrier protocol.
+    """
+    index = {op: k for k, op in enumerate(order)}
+    last = max(life.uses, key=lambda o: index.get(o, -1))
+    effect = tmem_effect(last)
+    if effect is None or effect.kind not in ASYNC_KINDS:
+        return None
+    start = index[last]
+    commit = next((k for k in range(start + 1, len(order)) if _kind(order[k]) is EffectKind.COMMIT), None)
+    wait = None if commit is None else next(
+        (k for k in range(commit + 1, len(order)) if _kind(order[k]) is EffectKind.MBARRIER_WAIT), None)
+    if wait is None:
+        return (
+            error(last, f"the last use of this TMEM buffer is an asynchronous '{last.name}' that no "
+                  "tcgen05.commit and mbarrier wait follow: tmem-plan-columns would free its columns "
+                  "while it may still run; observe its commit's mbarrier phase after it (and read the "
+                  "result there), or allocate this buffer by hand")
+            .attach_note("the buffer is declared here", life.op)
+        )
+    life.live.update(o for o in order[start : wait + 1] if o in cfg.node_of)
+    return None
+
+
+def _kind(op: Operation) -> EffectKind | None:
+    effect = tmem_effect(op)
+    return None if effect is None else effect.kind
 
 
 def _uses_any(op: Operation, buffers: list[BufferOp]) -> bool:

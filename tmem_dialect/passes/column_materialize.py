@@ -192,6 +192,32 @@ def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) ->
     _insert(epilogue, InsertPoint.after(last))
 
 
+def resolve_addresses(root: Operation) -> None:
+    """Rewrite each tcgen05.buffer_address of a decl_buffer into the address it names: at each
+    user, the decl_buffer's address + `(lane << 16) + column` (the address itself at [0, 0]).
+
+    The arithmetic goes right before each user, which the decl_buffer dominates (the address op
+    may sit before a later allocation's decl_buffer). An address of anything else (a buffer block
+    argument) is left for the lowering, which rejects it at the op.
+    """
+    from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp
+
+    for op in [o for o in root.walk() if isinstance(o, BufferAddressOp)]:
+        decl = op.buffer.owner
+        if not isinstance(decl, tcgen05_tiles.DeclBufferOp):
+            continue
+        for use in list(op.result.uses):
+            user, index = use.operation, use.index
+            address: SSAValue = decl.taddr
+            if op.taddr_offset:
+                const = _located(arith.ConstantOp.from_int_and_width(op.taddr_offset, 32), op)
+                add = _located(arith.AddiOp(decl.taddr, const), op)
+                Rewriter.insert_op([const, add], InsertPoint.before(user))
+                address = add.result
+            user.operands[index] = address
+        Rewriter.erase_op(op)
+
+
 def _planned(slot: Slot, layout: object) -> Attribute:
     from tmem_dialect.layout import TCOL, TileLayout
 

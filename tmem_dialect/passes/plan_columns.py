@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects.interfaces import tmem_effect
-from tmem_dialect.dialects.tcgen05_buffers import BufferOp
+from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.column_assignment import Item, Plan, assign
 from tmem_dialect.passes.column_liveness import (
@@ -24,7 +24,7 @@ from tmem_dialect.passes.column_liveness import (
     footprint,
     top_level_span,
 )
-from tmem_dialect.passes.column_materialize import Allocation, materialize
+from tmem_dialect.passes.column_materialize import Allocation, materialize, resolve_addresses
 
 LEGAL_NCOLS = tuple(n for n in range(isa.NCOLS_MIN, isa.NCOLS_MAX + 1) if isa.ncols_error(n) is None)
 
@@ -37,15 +37,36 @@ def allocation_size(columns: int) -> int | None:
 def column_alignment(life: BufferLife) -> int:
     """The column alignment the buffer's uses ask of its address.
 
-    An op that needs one says so with a `tmem_column_alignment(operand) -> int` method (a
-    tcgen05.mma operand, say); tile_load/tile_store lower to tcgen05.ld/st, which take any column.
+    An op that needs one says so with a `tmem_column_alignment(operand) -> int` method, asked
+    for the buffer (a tile op) or for the tcgen05.buffer_address value it takes; tile_load and
+    tile_store lower to tcgen05.ld/st, which take any column. (tcgen05.mma and tcgen05.cp state
+    none: the PTX ISA's tcgen05 sections give D, the scale factors and the cp destination a
+    lane rule, not a column alignment; see isa/cp.py and isa/mma.py.)
     """
     align = 1
-    for use in life.uses:
+    for use, value, _ in _accesses(life):
         ask = getattr(use, "tmem_column_alignment", None)
         if callable(ask):
-            align = max(align, int(ask(life.op.result)))
+            align = max(align, int(ask(value)))
     return align
+
+
+def _accesses(life: BufferLife) -> list[tuple[Operation, SSAValue, int]]:
+    """Each access to the buffer: the op, the operand it takes, the column offset of that operand."""
+    out: list[tuple[Operation, SSAValue, int]] = [(u, life.op.result, 0) for u in life.uses
+                                                   if life.op.result in u.operands]
+    for address in life.addresses:
+        out += [(use.operation, address.result, address.column) for use in address.result.uses]
+    return out
+
+
+def _misaligned(life: BufferLife, align: int) -> Diagnostic | None:
+    for use, value, column in _accesses(life):
+        if column % align:
+            return (error(use, f"this use needs a TMEM column aligned to {align}, but it takes "
+                          f"column {column} of the buffer, which starts at an aligned column")
+                    .attach_note("the buffer is declared here", life.op))
+    return None
 
 
 @dataclass
@@ -95,6 +116,7 @@ class TmemPlanColumnsPass(ModulePass):
                 Rewriter.erase_op(unused)
             if allocations:
                 materialize(function, allocations)
+        resolve_addresses(op)  # planned buffers' addresses, and those of hand-declared ones
 
     # ---- planning ------------------------------------------------------------------------------
 
@@ -112,6 +134,9 @@ class TmemPlanColumnsPass(ModulePass):
         lives = [b for b in liveness.buffers if b.uses]
         if not lives:
             return []
+        checks = [_misaligned(b, column_alignment(b)) for b in lives]
+        if found := [d for d in checks if d is not None]:
+            return found
         body = blocks[0]
         spans = {id(b): top_level_span(body, b.live) for b in lives}
         segments = [Segment(lives, _cover([spans[id(b)] for b in lives]))]
@@ -142,8 +167,13 @@ class TmemPlanColumnsPass(ModulePass):
         return allocations
 
 
-def _unused(function: Operation) -> list[BufferOp]:
-    return [o for o in function.walk() if isinstance(o, BufferOp) and not o.result.uses]
+def _unused(function: Operation) -> list[Operation]:
+    """Addresses nothing uses, then the buffers nothing (else) uses."""
+    addresses = [o for o in function.walk() if isinstance(o, BufferAddressOp) and not o.result.uses]
+    dropped = {id(a) for a in addresses}
+    buffers = [o for o in function.walk() if isinstance(o, BufferOp)
+               and all(id(u.operation) in dropped for u in o.result.uses)]
+    return [*addresses, *buffers]
 
 
 def _hand_allocated(function: Operation) -> Diagnostic | None:
