@@ -189,15 +189,20 @@ def _check_shared_memory(kernel: Operation, module: Operation) -> Iterator[Diagn
             if g is not None and g.addr_space is not None and g.addr_space.value.data == 3:
                 used[g.sym_name.data] = g
     total = 0
-    for g in used.values():
+    for g in (g for g in globals_by_name.values() if g.sym_name.data in used):  # declaration order
         size = type_size(g.global_type)
         if size is None:
             continue
-        total += size
+        # ptxas lays the globals out in order, each at its alignment ("uses too much shared
+        # data (0x100004 bytes)" for 4 bytes after a 4-byte global aligned to 2^20).
+        align = g.alignment.value.data if g.alignment is not None else 1
+        padded = -(-total // align) * align if align > 0 else total
+        at = f" at byte {padded} (aligned to {align} bytes)" if padded > total else ""
+        total = padded + size
         if total > isa.MAX_SHARED_BYTES_PER_CTA:
             yield error(kernel, f"the kernel's shared globals take at least {total} bytes; a CTA has at most "
                                 f"{isa.MAX_SHARED_BYTES_PER_CTA} bytes of shared memory").attach_note(
-                f"'@{g.sym_name.data}' takes {size} bytes", g)
+                f"'@{g.sym_name.data}' takes {size} bytes{at}", g)
             return
 
 

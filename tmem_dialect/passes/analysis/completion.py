@@ -21,15 +21,16 @@ from tmem_dialect.passes.forms import Form, Sym
 MAX_ENUMERATED = 512
 
 
-def induction_values(sym: Sym) -> list[int] | None:
-    """Every value an scf.for induction variable with constant bounds takes (None: unknown)."""
+def induction_values(sym: Sym, limit: int = MAX_ENUMERATED, structured_only: bool = True) -> list[int] | None:
+    """Every value an induction variable with constant bounds takes, at most `limit` of them
+    (None: unknown or too many); `structured_only`: of an scf.for with a constant trip count."""
     loop = sym.induction_of
-    if loop is None or loop.op is None or loop.op.name != "scf.for" or not sym.step or not sym.bounded:
+    if loop is None or not sym.step or sym.step < 0 or not sym.bounded:
         return None
-    if loop.trip_count is None:
+    if structured_only and (loop.op is None or loop.op.name != "scf.for" or loop.trip_count is None):
         return None
-    values = list(range(sym.lo, sym.hi + 1, sym.step))  # type: ignore[arg-type]
-    return values if 0 < len(values) <= MAX_ENUMERATED else None
+    values = range(sym.lo, sym.hi + 1, sym.step)  # type: ignore[arg-type]
+    return list(values) if 0 < len(values) <= limit else None  # len() of a range is O(1): no list of 2^31
 
 
 def combinations(variables: list[tuple[list[int], int]]) -> list[int] | None:

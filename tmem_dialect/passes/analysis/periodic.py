@@ -17,6 +17,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect import integers
 from tmem_dialect.dialects.nvvm import constant_int
+from tmem_dialect.passes.analysis.completion import induction_values
 from tmem_dialect.passes.analysis.ops import OpInfo
 from tmem_dialect.passes.cells import warp_boxes
 from tmem_dialect.passes.cfg import Loop
@@ -83,10 +84,7 @@ class PeriodicAddresses:
     def _iterations(self, loop: Loop, a: OpInfo, b: OpInfo) -> list[int] | None:
         """The counter's values, when the loop's bounds and step are constants."""
         counter = self._counter(loop, a, b)
-        if counter is None or counter.lo is None or counter.hi is None or not counter.step or counter.step < 0:
-            return None
-        values = range(counter.lo, counter.hi + 1, counter.step)
-        return list(values) if 0 < len(values) <= MAX_ITERATIONS else None  # len() of a range is O(1)
+        return None if counter is None else induction_values(counter, MAX_ITERATIONS, structured_only=False)
 
     def _counter(self, loop: Loop, a: OpInfo, b: OpInfo) -> Sym | None:
         """The loop's induction variable, as the addresses use it (directly or through the
