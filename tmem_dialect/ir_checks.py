@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
     UnregisteredOp,
+    VectorType,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolTable
@@ -297,6 +298,9 @@ def _check_global(op: llvm.GlobalOp) -> Iterator[Diagnostic]:
     if (problem := _type_problem(op.global_type)) is not None:
         yield error(op, f"'llvm.mlir.global' op type: {problem}")
     t = op.global_type
+    if isinstance(t, IndexType) or (isinstance(t, VectorType) and isinstance(t.get_element_type(), IndexType)):
+        yield error(op, f"'llvm.mlir.global' op type {t} is not a valid element type for an LLVM global "
+                        "(index has no LLVM layout)")
     if isinstance(t, IntegerType) and t.signedness.data is not Signedness.SIGNLESS:
         yield error(op, f"'llvm.mlir.global' op type {t} is not an LLVM type (LLVM integers are signless)")
     parent = op.parent_op()

@@ -179,4 +179,4 @@ def byte_size(t: Attribute) -> int | None:
     bits = scalar_bits(t)
     if bits is None or bits == 1:
         return None
-    return bits // 8
+    return -(-bits // 8)  # LLVM's store size: an i3 takes a byte (0 bytes was a PTX "incomplete type")
