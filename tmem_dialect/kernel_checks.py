@@ -53,11 +53,9 @@ def module_diagnostics(module: Operation) -> list[tuple[FindingKind, Diagnostic]
          error(op, f"alignment {op.alignment.value.data} of '@{op.sym_name.data}' is too large: "
                    f"ptxas takes alignments below 2^32 bytes"))
         for op in module.walk()
-        if isinstance(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= MAX_ALIGNMENT
+        if isinstance(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
     ]
 
-
-MAX_ALIGNMENT = 1 << 32
 
 
 def kernels(module: Operation) -> Iterator[Operation]:

@@ -409,3 +409,4 @@ def fence_mnemonic(before: bool) -> str:
 MAX_THREADS_PER_CTA = 1024  # PTX ISA, "Thread Hierarchy": also conventions.MAX_THREADS_PER_BLOCK
 REGISTERS_PER_SM = 65536  # 32-bit registers; a CTA's threads share them
 MAX_SHARED_BYTES_PER_CTA = 232448  # 227 KiB of static shared memory
+MAX_GLOBAL_ALIGNMENT = 1 << 32  # exclusive: ptxas rejects `.align 4294967296` ("Constant overflow")

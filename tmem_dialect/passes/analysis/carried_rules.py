@@ -6,13 +6,13 @@ from xdsl.dialects import scf
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from tmem_dialect.diagnostics import error, warning
+from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.carried import Carried, CarriedRings, Mismatch
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.carried import Carried, CarriedRings, Mismatch
 from tmem_dialect.passes.cfg import Loop
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS
-from tmem_dialect.dialects.nvvm import constant_int
 
 _SYNC = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.MBARRIER_WAIT})
 

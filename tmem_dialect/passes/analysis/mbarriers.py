@@ -33,16 +33,15 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
-from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.analysis.carried_rules import CarriedRingRules
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
-from tmem_dialect.passes.analysis.rings import Counter, ring_parity, ring_stage, scf_counter
-from tmem_dialect.passes.analysis.rings import loop_key, strip
-from tmem_dialect.passes.int_eval import CASTS
+from tmem_dialect.passes.analysis.rings import Counter, loop_key, ring_parity, ring_stage, scf_counter, strip
 from tmem_dialect.passes.analysis.state import Local
-from tmem_dialect.passes.cfg import Loop
+from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.cells import warp_boxes
+from tmem_dialect.passes.cfg import Loop
 from tmem_dialect.passes.forms import Form
+from tmem_dialect.passes.int_eval import CASTS
 from tmem_dialect.passes.values import slot_key
 
 # What each kind of release covers: commit the async tcgen05 ops, arrive the completed ld/st.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from xdsl.ir import BlockArgument, Operation
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic
@@ -178,3 +178,17 @@ def name_unknown(*forms: Form | None) -> str:
                 return f" (it depends on argument #{value.index} of a block)"
             return f" (it depends on the result of {value.owner.name})"  # type: ignore[union-attr]
     return ""
+
+
+def reads_register(value: SSAValue, register_op: str, limit: int = 256) -> Operation | None:
+    """The read of a special register (by op name) that `value` is computed from, if any."""
+    work, seen = [value], set()
+    while work and len(seen) < limit:
+        owner = work.pop().owner
+        if not isinstance(owner, Operation) or owner in seen:
+            continue
+        seen.add(owner)
+        if owner.name == register_op:
+            return owner
+        work.extend(owner.operands)
+    return None

@@ -16,6 +16,7 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis.ops import reads_register
 from tmem_dialect.passes.cfg import Edge, ForwardSolver, Node
 
 PAIR_LIFECYCLE = (EffectKind.ALLOC, EffectKind.DEALLOC, EffectKind.RELINQUISH)
@@ -38,20 +39,6 @@ def pair_kind(op: Operation) -> EffectKind | None:
     if effect is None or effect.cta_group != 2 or effect.kind not in PAIR_LIFECYCLE:
         return None
     return effect.kind
-
-
-def reads_register(value: SSAValue, register_op: str, limit: int = 256) -> Operation | None:
-    """The read of a special register (by op name) that `value` is computed from, if any."""
-    work, seen = [value], set()
-    while work and len(seen) < limit:
-        owner = work.pop().owner
-        if not isinstance(owner, Operation) or owner in seen:
-            continue
-        seen.add(owner)
-        if owner.name == register_op:
-            return owner
-        work.extend(owner.operands)
-    return None
 
 
 class PairRules:

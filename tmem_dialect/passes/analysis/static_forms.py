@@ -9,7 +9,7 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.analysis.ops import Category, OpInfo, few_warps, name_unknown
+from tmem_dialect.passes.analysis.ops import Category, OpInfo, few_warps, name_unknown, reads_register
 from tmem_dialect.passes.cells import lane_known
 from tmem_dialect.passes.cfg import Node
 from tmem_dialect.passes.forms import Form
@@ -109,17 +109,7 @@ class StaticFormRules:
     def _warpid_term(self, info: OpInfo) -> Operation | None:
         """The %warpid read an access's address is computed from, if it is."""
         address = info.effect.address if info.effect is not None else None
-        work, seen = [address] if address is not None else [], set()
-        while work and len(seen) < 256:
-            value = work.pop()
-            owner = getattr(value, "owner", None)
-            if not isinstance(owner, Operation) or owner in seen:
-                continue
-            seen.add(owner)
-            if owner.name == "nvvm.read.ptx.sreg.warpid":
-                return owner
-            work.extend(owner.operands)
-        return None
+        return None if address is None else reads_register(address, "nvvm.read.ptx.sreg.warpid")
 
     def _lane_range(self, info: OpInfo, w: int) -> tuple[int, int]:
         assert info.rest is not None
