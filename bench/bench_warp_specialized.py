@@ -3,8 +3,8 @@
 Rows: examples/warp_specialized_gemm.mlir (one CTA: 6 warps, 4 tiles: 8 TMA loads, 16 mmas, the
 epilogue) and examples/warp_specialized_gemm_pair.mlir (one cluster of 2 CTAs: 12 warps, 16 TMA
 loads, 16 cta_group::2 mmas of M = 256, both epilogues). For each:
-1. tmem-verify (parsed once; the analysis itself, rings and handoffs; on the pair it reports the
-   handoff it cannot prove yet, tests/test_warp_specialized_gemm_pair.py: timed all the same);
+1. tmem-verify (parsed once; the analysis itself, rings and handoffs; both prove clean,
+   the pair's remote arrives through mapa included);
 2. the interpreter running it (the pair: one cluster);
 3. ptxas -arch=sm_100a assembling the PTX tmem-opt emits for it (a subprocess, as a user runs it).
 Prints each time (best of a few runs) and the ratios to ptxas, measured in this run. The issue's

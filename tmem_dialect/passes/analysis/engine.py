@@ -113,6 +113,7 @@ class Engine:
         self._releases: dict[OpInfo, dict[object, object]] = {}
         self._acquired_at: dict[OpInfo, frozenset[object]] = {}
         self._releasers: dict[object, int] = {}
+        self._release_ops: dict[object, set[OpInfo]] = {}
         self._every_iteration: dict[Loop, frozenset[object]] = {}
         self._ring_waits: dict[OpInfo, tuple[object, int, int]] = {}
         self._exit_memo: dict[Edge, tuple[Loop, ...]] = {}

@@ -91,6 +91,7 @@ class KernelAnalysis(
         self._releases = {}
         self._acquired_at = {}
         self._releasers = {}
+        self._release_ops = {}
         self._every_iteration = {}
         self._ring_waits = {}
         self._slot_reads: list[
@@ -115,6 +116,7 @@ class KernelAnalysis(
                     self._every_iteration[edge.back_of] = seen if old is None else old & seen
         self._check_intervals()
         self._check_rings()
+        self._check_cluster_arrivals()
         self._check_smem_rings()
 
     def _step(self, info: OpInfo, local: Local, mask: int) -> Local:

@@ -21,6 +21,7 @@ matched: such a pair stays unproven and is reported as before.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -34,6 +35,8 @@ from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
 from tmem_dialect.passes.analysis.carried_rules import CarriedRingRules
+from tmem_dialect.passes.analysis.cluster_arrivals import ClusterArrivalRules
+from tmem_dialect.passes.analysis.cluster_ranks import MAPA
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
 from tmem_dialect.passes.analysis.rings import Counter, loop_key, ring_parity, ring_stage, scf_counter, strip
 from tmem_dialect.passes.analysis.state import Local
@@ -96,6 +99,8 @@ def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | 
         elif isinstance(owner, Operation) and owner.name in ("llvm.inttoptr", "llvm.ptrtoint", *CASTS) \
                 and len(owner.operands) == 1:
             value = owner.operands[0]
+        elif isinstance(owner, Operation) and owner.name == MAPA:
+            value = owner.operands[0]  # the same variable in another CTA: ClusterRanks tells which
         elif isinstance(owner, Operation) and owner.name in ("llvm.add", "arith.addi") and len(owner.operands) == 2:
             a, b = owner.operands
             if (c := constant_int(b)) is not None or (c := constant_int(a)) is not None:
@@ -141,7 +146,7 @@ def _element_bytes(t) -> int | None:  # type: ignore[no-untyped-def]
     return type_size(t)
 
 
-class MbarrierRules(CarriedRingRules):
+class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
     """commit / arrive / wait on mbarriers as point-to-point handoffs between warps."""
 
     def _mbarrier_step(self, info: OpInfo, local: Local, mask: int) -> Local:
@@ -158,6 +163,7 @@ class MbarrierRules(CarriedRingRules):
         # A release: this warp's n-th (from 0) arrival on the mbarrier completes its phase n.
         if self._report:
             self._releasers[key] = self._releasers.get(key, 0) | mask
+            self._release_ops.setdefault(key, set()).add(info)
         if is_ring(key):
             # The release in iteration t is the (t / N)-th to stage t % N: it completes phase t / N.
             if self._report:
@@ -218,16 +224,21 @@ class MbarrierRules(CarriedRingRules):
         """Each phase of the mbarrier completes with one release of every releasing warp: one
         warp releases to it, or its mbarrier.init count is the threads of all releasing warps.
         (Two warps committing to a count-1 mbarrier complete its phases in either order.)"""
+        remote = self._cluster_phases_known(key)
+        if remote is not None:
+            return remote
         warps = self._releasers.get(key, 0)
         if warps & (warps - 1) == 0:
             return True
         inits = [i for i in self.info_of.values() if i.kind is EffectKind.MBARRIER_INIT]
-        if is_ring(key):  # every stage's mbarrier (the array's elements)
-            same = [i for i in inits if isinstance(k := self._mbarrier_of(i), tuple) and key[0] in (k[0], k)]
-        else:
-            same = [i for i in inits if self._mbarrier_of(i) == key]
-        counts = {self._init_count(i) for i in same}
+        counts = {self._init_count(i) for i in self._same_mbarrier(key, inits)}
         return counts == {isa.WARP_SIZE * bin(warps).count("1")}
+
+    def _same_mbarrier(self, key: object, infos: Iterable[OpInfo]) -> list[OpInfo]:
+        """The ops of `infos` on mbarrier `key`; for a ring, on any stage of its array."""
+        if is_ring(key):
+            return [i for i in infos if isinstance(k := self._mbarrier_of(i), tuple) and key[0] in (k[0], k)]  # type: ignore[index]
+        return [i for i in infos if self._mbarrier_of(i) == key]
 
     def _init_count(self, info: OpInfo) -> int | None:
         count = info.effect.count if info.effect is not None else None

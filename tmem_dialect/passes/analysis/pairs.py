@@ -16,11 +16,11 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis.cluster_ranks import CTA_RANK
 from tmem_dialect.passes.analysis.ops import reads_register
 from tmem_dialect.passes.cfg import Edge, ForwardSolver, Node
 
 PAIR_LIFECYCLE = (EffectKind.ALLOC, EffectKind.DEALLOC, EffectKind.RELINQUISH)
-CTA_RANK = "nvvm.read.ptx.sreg.cluster.ctarank"
 
 Seen = tuple[bool, bool]
 """(a cluster barrier completed since entry, ... since the last pair alloc) on one path."""
