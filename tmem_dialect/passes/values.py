@@ -391,7 +391,7 @@ class Values:
 
     def _comparison(self, value: SSAValue, op: Operation, operands: list[SSAValue]) -> Form:
         predicate = getattr(op, "predicate", None)
-        a, b = (self.form(v) for v in operands)
+        a, b = (_one_trip_pinned(self.form(v), op) for v in operands)
         width = bitwidth(operands[0].type) or 64
         if (
             isinstance(predicate, IntegerAttr)
@@ -478,6 +478,8 @@ class Values:
         step_c = step.constant if step is not None else None
         bounds = None
         trips = constant_trip_count(op)
+        if trips == 1 and lb is not None and lb.constant is not None:
+            return lb  # a loop that runs once: its index is its lower bound (`warp == i` picks one warp)
         if lb is not None and lb.constant is not None and step_c and step_c > 0 and trips:
             bounds = (lb.constant, lb.constant + (trips - 1) * step_c)
         elif lb is not None and ub is not None and (rl := lb.bounds()) and (ru := ub.bounds()):
@@ -557,6 +559,24 @@ class Values:
         hi = self._exit_bound(arg, loop, step)
         return Form(0, ((Sym(arg, u, lo, hi if lo is not None else None, loop, step=step, induction_of=loop), 1),))
 
+    def one_trip_exit(self, loop: Loop) -> tuple[SSAValue, bool] | None:
+        """For a loop of blocks whose header tests its induction variable and whose body runs
+        once (`for i in [c, c + 1)`, lowered): the header's condition and the sense that leaves."""
+        branch = loop.header.branch
+        if loop.op is not None or branch is None or branch.condition is None:
+            return None
+        cmp = branch.condition.owner
+        if not isinstance(cmp, Operation) or cmp.name not in ("llvm.icmp", "arith.cmpi") or not cmp.operands:
+            return None
+        form = self.form(cmp.operands[0])
+        if form is None or form.const != 0 or len(form.terms) != 1:
+            return None
+        (sym, k), = form.terms
+        if k != 1 or sym.induction_of is not loop or sym.lo is None or sym.lo != sym.hi:
+            return None
+        leaving = [e.sense for e in loop.header.succs if e.target not in loop.nodes]
+        return (branch.condition, leaving[0]) if len(leaving) == 1 and leaving[0] is not None else None
+
     def _exit_bound(self, arg: BlockArgument, loop: Loop, step: int) -> int | None:
         """The largest value an induction variable takes, from `icmp lt %i, C` deciding the loop."""
         for node in loop.nodes:
@@ -612,3 +632,20 @@ def slot_key(pointer: SSAValue) -> object | None:
     if isinstance(pointer.type, MemRefType):
         return pointer
     return None
+
+
+def _one_trip_pinned(form: Form | None, op: Operation) -> Form | None:
+    """A comparison in the body of a loop of blocks that runs once sees its induction variable
+    at its start (`warp == i` picks one warp: an scf.for of one trip, lowered). Not in the loop
+    header, whose exit test also sees the value after the last trip."""
+    if form is None or form.is_concrete or not form.terms:
+        return form
+    const = form.const
+    for sym, k in form.terms:
+        arg = sym.value
+        if (sym.induction_of is None or sym.lo is None or sym.lo != sym.hi or not isinstance(arg, BlockArgument)
+                or op.parent_block() is arg.block):
+            return form
+        const = const + k * sym.lo
+    return Form(const)
+

@@ -117,6 +117,8 @@ class Engine:
         self._every_iteration: dict[Loop, frozenset[object]] = {}
         self._ring_waits: dict[OpInfo, tuple[object, int, int]] = {}
         self._exit_memo: dict[Edge, tuple[Loop, ...]] = {}
+        self._one_trip_memo: dict[Loop, tuple[SSAValue, bool] | None] = {}
+        self._header_loops: dict[Node, Loop] = {lp.header: lp for lp in self.cfg.loops}
         self._loop_keys: dict[Loop, object] = {}
         self.solver: ForwardSolver[WarpStates] = ForwardSolver(
             self.cfg,
@@ -273,6 +275,8 @@ class Engine:
     def _edge(self, edge: Edge, state: WarpStates) -> WarpStates | None:
         allowed = self._edge_mask(edge)
         outcome = self._assumption(edge)
+        loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
+        once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
         out = []
         for local, mask in state:
             m = mask & allowed
@@ -286,6 +290,10 @@ class Engine:
                     local = local.but(assume=local.assume | {outcome})
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
+            if once is not None:
+                local = self._one_trip_step(edge, local, loop_of_test, once)  # type: ignore[arg-type]
+                if local is None:
+                    continue
             for loop in self._exits(edge) if self._tracks_releases else ():
                 marker = ("after", loop, self._loop_key(loop))
                 if marker not in local.acquired:
@@ -294,6 +302,29 @@ class Engine:
         if not out:
             return None
         return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
+
+    def _one_trip_step(self, edge: Edge, local: Local, loop: Loop, once: tuple[SSAValue, bool]) -> Local | None:
+        """A loop of blocks whose body runs once: entering, its header test continues; back
+        from the body, it leaves. (Recorded as the outcome the path takes at the test, and
+        dropped on the way out.) None: this path does not take the edge."""
+        condition, leave = once
+        entered, returned = (condition, not leave), (condition, leave)
+        if edge.back_of is loop:
+            return local.but(assume=(local.assume - {entered}) | {returned})
+        if edge.target is loop.header and edge.source not in loop.nodes:
+            return local.but(assume=(local.assume - {returned}) | {entered})
+        if edge.source is not loop.header:
+            return local
+        if edge.target in loop.nodes:
+            return None if returned in local.assume else local
+        if entered in local.assume:
+            return None
+        return local.but(assume=local.assume - {returned})
+
+    def _one_trip_exit(self, loop: Loop) -> tuple[SSAValue, bool] | None:
+        if loop not in self._one_trip_memo:
+            self._one_trip_memo[loop] = self.values.one_trip_exit(loop)
+        return self._one_trip_memo[loop]
 
     def _exits(self, edge: Edge) -> tuple[Loop, ...]:
         """The scf.for loops an edge leaves (the mbarrier rules mark what follows a ring loop)."""
