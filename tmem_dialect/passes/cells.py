@@ -117,6 +117,16 @@ class Box:
     col_hi: int
     exact: bool
 
+    def covers(self, other: Box) -> bool:
+        """Every cell `other` may touch is one of this box's (so an exact box covering another
+        surely meets it, wherever in its range the other access lands)."""
+        return (
+            self.lane_lo <= other.lane_lo
+            and other.lane_hi <= self.lane_hi
+            and self.col_lo <= other.col_lo
+            and other.col_hi <= self.col_hi
+        )
+
     def meets(self, other: Box) -> bool:
         return (
             self.lane_lo <= other.lane_hi

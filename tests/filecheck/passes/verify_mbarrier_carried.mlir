@@ -23,6 +23,7 @@
 // NVVM: warning: cannot match the stage index of this nvvm.mbarrier.try_wait.parity with a ring of the common form: it is carried by its loop in %s, and it is (t + 1) % 2
 // NVVM: warning: cannot match the phase of this nvvm.mbarrier.try_wait.parity with a ring of the common form: it is carried by its loop in %ph, and its values repeat 0, 1, 1, 0
 // NVVM: warning: cannot match the stage index of this nvvm.mbarrier.arrive with a ring of the common form: it is carried by its loop in %s, and it is (t + 1) % 2
+// NVVM: error: nvvm.tcgen05.dealloc of warp 0 frees TMEM cells that nvvm.tcgen05.mma of warp 4 accessed
 // NVVM-NOT: error
 
 // Rings whose stage and phase live in loop registers, as CUTLASS's PipelineState keeps them
@@ -557,7 +558,7 @@ func.func @pipeline_state() attributes {tcgen05.kernel, tcgen05.reqntid = array<
   nvvm.barrier
   scf.if %is_warp0 {
     tcgen05.fence after_thread_sync
-    // expected-warning@+1 {{cannot prove that tcgen05.dealloc of warp 0 touches other TMEM cells than tcgen05.mma of warp 4, which}}
+    // expected-error@+1 {{tcgen05.dealloc of warp 0 frees TMEM cells that tcgen05.mma of warp 4 accessed, and warp 4 did not wait for it}}
     tcgen05.dealloc %d, 64
   }
   func.return
@@ -1005,7 +1006,8 @@ func.func @phase_flip() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32:
 
 // The consumer's state starts at index 1, a stage ahead of its loop counter (as a software-
 // pipelined prologue would leave it, but with no prologue): not a ring of the common form, a
-// warning naming each register (tmem-run finds the deadlock).
+// warning naming each register (tmem-run finds the deadlock); the dealloc, which no proven order
+// puts after the mma it surely overlaps, is an error.
 llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 llvm.mlir.global internal @empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
@@ -1134,7 +1136,7 @@ func.func @pipeline_state() attributes {tcgen05.kernel, tcgen05.reqntid = array<
   nvvm.barrier
   scf.if %is_warp0 {
     tcgen05.fence after_thread_sync
-    // expected-warning@+1 {{cannot prove that tcgen05.dealloc of warp 0 touches other TMEM cells than tcgen05.mma of warp 4, which}}
+    // expected-error@+1 {{tcgen05.dealloc of warp 0 frees TMEM cells that tcgen05.mma of warp 4 accessed, and warp 4 did not wait for it}}
     tcgen05.dealloc %d, 64
   }
   func.return

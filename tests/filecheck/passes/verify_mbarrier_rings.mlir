@@ -7,6 +7,7 @@
 // NVVM: error: this wait on stage t % 2 of the ring has the flipped parity ((t / 2) & 1) ^ 1
 // NVVM: error: this op indexes the mbarriers of 'full' by t % 4, another by t % 2
 // NVVM: error: this op indexes the mbarriers of 'empty' by t % 4, another by t % 2
+// NVVM: error: nvvm.tcgen05.dealloc of warp 0 frees TMEM cells that nvvm.tcgen05.mma of warp 4 accessed
 // NVVM-NOT: error
 
 // Rings of the common form (issue 11): a 2-stage TMEM accumulator ring between an MMA warp
@@ -505,7 +506,7 @@ func.func @two_tiles() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 
   nvvm.barrier
   scf.if %is_warp0 {
     tcgen05.fence after_thread_sync
-    // expected-warning@+1 {{cannot prove that tcgen05.dealloc of warp 0 touches other TMEM cells than tcgen05.mma of warp 4, which warp 4}}
+    // expected-error@+1 {{tcgen05.dealloc of warp 0 frees TMEM cells that tcgen05.mma of warp 4 accessed, and warp 4 did not wait for it}}
     tcgen05.dealloc %d, 64
   }
   func.return
@@ -637,7 +638,7 @@ func.func @two_tiles() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 
   nvvm.barrier
   scf.if %is_warp0 {
     tcgen05.fence after_thread_sync
-    // expected-warning@+1 {{cannot prove that tcgen05.dealloc of warp 0 touches other TMEM cells than tcgen05.mma of warp 4, which warp 4}}
+    // expected-error@+1 {{tcgen05.dealloc of warp 0 frees TMEM cells that tcgen05.mma of warp 4 accessed, and warp 4 did not wait for it}}
     tcgen05.dealloc %d, 64
   }
   func.return

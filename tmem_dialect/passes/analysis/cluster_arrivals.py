@@ -17,12 +17,17 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.conventions import cluster_dim
 from tmem_dialect.diagnostics import error
+from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis.cluster_ranks import ClusterRanks, mapa_rank, value_at_rank
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.analysis.rings import is_ring
 
 _RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
+_REMOTE_USES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.TMA_LOAD})
+CLUSTER_ARRIVES = frozenset({"nvvm.cluster.arrive", "nvvm.cluster.arrive.relaxed"})
+UNMODELLED = "ptx.unmodelled"  # the PTX front end's stand-in for an instruction it cannot model
 
 
 class ClusterArrivalRules:
@@ -98,18 +103,22 @@ class ClusterArrivalRules:
     def _check_cluster_arrivals(self) -> None:
         """A wait, in some CTA, on an mbarrier that no release of any CTA arrives on: its phase
         never completes (a commit without the multicast that reaches the peer)."""
-        ranks = self._cluster()
-        if ranks is None or ranks.size < 2:
-            return
+        ranks = self._cluster() or ClusterRanks(self.cfg, 1, self._reaches)  # type: ignore[attr-defined]
+        if ranks.size > 1:
+            self._check_init_fences(ranks)
+        if self._some_release_unknown():
+            return  # a release whose mbarrier is not known may be the one a wait needs
         waits: dict[object, list[OpInfo]] = {}
         for info in self.info_of.values():  # type: ignore[attr-defined]
             if info.kind is EffectKind.MBARRIER_WAIT and (key := self._mbarrier_of(info)) is not None:  # type: ignore[attr-defined]
                 waits.setdefault(key, []).append(info)
         for key, infos in waits.items():
             releases = self._ops_on(key, _RELEASES)
-            arrivals = self._cluster_arrivals(key, ranks, releases) if releases else None
+            if not is_ring(key) and self._ring_releases_on(key):
+                continue  # a release to a run-time stage of the same array may be this one
+            arrivals = self._cluster_arrivals(key, ranks, releases)
             if arrivals is None:
-                continue  # no release at all is the one-CTA rules' case; or targets unknown
+                continue  # a target the rank does not decide
             counts = {self._init_count(i) for i in self._ops_on(key, frozenset({EffectKind.MBARRIER_INIT}))}  # type: ignore[attr-defined]
             needed = next(iter(counts)) if len(counts) == 1 and None not in counts else None
             for info in infos:
@@ -117,6 +126,69 @@ class ClusterArrivalRules:
                          or (needed is not None and arrivals[r] < needed and self._once_per_phase(info, releases))]
                 if short and self._waits_for_a_completion(info, key):
                     self._report_short(info, sorted(short), arrivals, needed, releases, ranks)
+
+    def _check_init_fences(self, ranks: ClusterRanks) -> None:
+        """An mbarrier that another CTA reaches (an arrive through mapa, a commit's or a TMA's
+        multicast) is initialized, then `fence.mbarrier_init.release.cluster`, then the cluster
+        barrier: on a path from its init to a cluster arrive without the fence, the peer may
+        use it uninitialized (PTX ISA "fence.mbarrier_init"; interpreter/mbarrier.py)."""
+        inits = [i for i in self.info_of.values() if i.kind is EffectKind.MBARRIER_INIT]  # type: ignore[attr-defined]
+        unfenced: dict[Operation, OpInfo] = {}  # each unfenced init, with a remote use of its mbarrier
+        for info in self.info_of.values():  # type: ignore[attr-defined]
+            if info.kind not in _REMOTE_USES or (key := self._mbarrier_of(info)) is None:  # type: ignore[attr-defined]
+                continue
+            targets = self._release_targets(info, ranks)
+            if not targets or all(per_rank == {rank} for rank, per_rank in targets.items()):
+                continue  # every CTA reaches only its own mbarrier
+            for init in self._same_mbarrier(key, inits):  # type: ignore[attr-defined]
+                if init.op not in unfenced and not self._fenced_for_the_cluster(init.op):
+                    unfenced[init.op] = info
+        if not unfenced:
+            return
+        (first, use), *others = sorted(unfenced.items(), key=lambda kv: self.info_of[kv[0]].index)  # type: ignore[attr-defined]
+        diag = error(first, "this mbarrier.init reaches a cluster barrier on some path without "
+                     "fence.mbarrier_init.release.cluster after it: another CTA of the cluster uses the "
+                     "mbarrier, and may see it uninitialized").attach_note(f"the {name_of(use)} from another CTA", use.op)
+        for op, _ in others:
+            diag.attach_note("this mbarrier.init, used from another CTA, is not fenced either", op)
+        self.findings.add(FindingKind.MBARRIER_UNINITIALIZED, ("init-unfenced", first), diag)  # type: ignore[attr-defined]
+
+    def _fenced_for_the_cluster(self, init: Operation) -> bool:
+        """Every path from `init` to a cluster arrive passes a fence.mbarrier_init first."""
+        cfg = self.cfg  # type: ignore[attr-defined]
+        start = cfg.node_of.get(init)
+        if start is None:
+            return True
+        work: list[tuple[object, int]] = [(start, start.ops.index(init) + 1)]
+        seen: set[object] = set()
+        while work:
+            node, first = work.pop()
+            for op in node.ops[first:]:  # type: ignore[attr-defined]
+                effect = tmem_effect(op)
+                if effect is not None and effect.kind is EffectKind.FENCE_MBARRIER_INIT:
+                    break
+                if op.name in CLUSTER_ARRIVES:
+                    return False
+            else:
+                for edge in node.succs:  # type: ignore[attr-defined]
+                    if edge.target not in seen:
+                        seen.add(edge.target)
+                        work.append((edge.target, 0))
+        return True
+
+    def _some_release_unknown(self) -> bool:
+        """A release (arrive, commit) whose mbarrier the analysis cannot name, or an instruction
+        the PTX front end could not model (it may be one)."""
+        for info in self.info_of.values():  # type: ignore[attr-defined]
+            if info.kind in _RELEASES and self._mbarrier_of(info) is None:  # type: ignore[attr-defined]
+                return True
+        return any(op.name == UNMODELLED for node in self.cfg.nodes for op in node.ops)  # type: ignore[attr-defined]
+
+    def _ring_releases_on(self, key: object) -> bool:
+        """Some release goes to a run-time stage `t % N` of the array `key` is an element of."""
+        base = key[0] if isinstance(key, tuple) else None
+        return any(is_ring(k := self._mbarrier_of(i)) and k[0] == base  # type: ignore[attr-defined, index]
+                   for i in self.info_of.values() if i.kind in _RELEASES)  # type: ignore[attr-defined]
 
     def _once_per_phase(self, wait: OpInfo, releases: list[OpInfo]) -> bool:
         """Each release runs once per phase the wait observes: outside loops, or in the wait's
@@ -148,18 +220,28 @@ class ClusterArrivalRules:
     def _report_short(self, info: OpInfo, short: list[int], arrivals: list[int], needed: int | None,
                       releases: list[OpInfo], ranks: ClusterRanks) -> None:
         ctas = ", ".join(str(r) for r in short)
-        if all(arrivals[r] == 0 for r in short):
-            what = f"no arrive or commit of any CTA arrives on CTA {ctas}'s mbarrier"
+        if ranks.size == 1:
+            if arrivals[0] == 0:
+                what = "no arrive or commit arrives on its mbarrier (a TMA's complete_tx counts bytes, not arrivals)"
+            else:
+                what = (f"of the {needed} arrivals its mbarrier.init asks for per phase, the releases give only "
+                        f"{arrivals[0]} (threads of the releasing warps)")
+            diag = error(info.op, f"this wait never completes: {what}")
         else:
-            what = (f"of the {needed} arrivals its mbarrier.init asks for per phase, the cluster's releases "
-                    f"give CTA {ctas} only {', '.join(str(arrivals[r]) for r in short)} (threads of the "
-                    "releasing warps, in every CTA that runs them)")
-        diag = error(info.op, f"this wait never completes in CTA {ctas} of the cluster: {what} (a commit "
-                     "reaches other CTAs only with .multicast::cluster and their bits in the mask; an "
-                     "arrive, through mapa)")
+            if all(arrivals[r] == 0 for r in short):
+                what = f"no arrive or commit of any CTA arrives on CTA {ctas}'s mbarrier"
+            else:
+                what = (f"of the {needed} arrivals its mbarrier.init asks for per phase, the cluster's releases "
+                        f"give CTA {ctas} only {', '.join(str(arrivals[r]) for r in short)} (threads of the "
+                        "releasing warps, in every CTA that runs them)")
+            diag = error(info.op, f"this wait never completes in CTA {ctas} of the cluster: {what} (a commit "
+                         "reaches other CTAs only with .multicast::cluster and their bits in the mask; an "
+                         "arrive, through mapa)")
         for release in releases:
             targets = self._release_targets(release, ranks) or {}
             reached = sorted({t for per_rank in targets.values() for t in per_rank})
+            if ranks.size == 1:
+                continue
             if targets and all(per_rank == {rank} for rank, per_rank in targets.items()):
                 where = "on its own CTA's mbarrier"
             else:

@@ -177,7 +177,8 @@ class CrossWarpRules:
                     continue
                 if other[4].meets(entry[4]):
                     key = (min(other[3], entry[3]), max(other[3], entry[3]))
-                    exact = other[4].exact and entry[4].exact
+                    box_a, box_b = other[4], entry[4]
+                    exact = (box_a.exact and (box_b.exact or box_a.covers(box_b))) or (box_b.exact and box_b.covers(box_a))
                     prev = pairs.get(key)
                     if prev is None or (exact and not prev[2]):
                         warps = (other[2], entry[2]) if key[0] == other[3] else (entry[2], other[2])

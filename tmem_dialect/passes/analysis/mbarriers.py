@@ -38,7 +38,15 @@ from tmem_dialect.passes.analysis.carried_rules import CarriedRingRules
 from tmem_dialect.passes.analysis.cluster_arrivals import ClusterArrivalRules
 from tmem_dialect.passes.analysis.cluster_ranks import MAPA
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
-from tmem_dialect.passes.analysis.rings import Counter, loop_key, ring_parity, ring_stage, scf_counter, strip
+from tmem_dialect.passes.analysis.rings import (
+    Counter,
+    is_ring,
+    loop_key,
+    ring_parity,
+    ring_stage,
+    scf_counter,
+    strip,
+)
 from tmem_dialect.passes.analysis.state import Local
 from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.cells import warp_boxes
@@ -134,10 +142,6 @@ def _ring_bytes(value: SSAValue, counter: Counter) -> tuple[object, int] | None:
     if owner.name in ("llvm.shl", "arith.shli") and k is not None and 1 << k == isa.MBARRIER_BYTES:
         return ring_stage(x, counter)
     return None
-
-
-def is_ring(key: object) -> bool:
-    return isinstance(key, tuple) and isinstance(key[1], tuple) and key[1][0] == "ring"
 
 
 def _element_bytes(t) -> int | None:  # type: ignore[no-untyped-def]

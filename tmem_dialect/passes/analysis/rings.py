@@ -121,3 +121,8 @@ def ring_parity(value: SSAValue, counter: Counter = scf_counter) -> tuple[LoopKe
             return key, n, flip
     key = counter(inner)  # N == 1: the parity of t itself
     return (key, 1, flip) if key is not None and not isinstance(key, Carried) else None
+
+
+def is_ring(key: object) -> bool:
+    """An mbarrier key of the form (array, ("ring", loop, N)): the stage t % N of a ring."""
+    return isinstance(key, tuple) and isinstance(key[1], tuple) and key[1][0] == "ring"

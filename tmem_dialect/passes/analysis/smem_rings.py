@@ -21,8 +21,8 @@ from xdsl.ir import Operation
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.analysis.mbarriers import is_ring
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
+from tmem_dialect.passes.analysis.rings import is_ring
 
 
 def _barrier_name(key: object) -> str:
@@ -82,10 +82,27 @@ class SmemRingRules:
                 if i.kind is EffectKind.MMA and observed in self._acquired_at.get(i, frozenset())  # type: ignore[attr-defined]
                 and any(self._loop_key(lp) == ring[1] for lp in self.cfg.loops_of(i.op))]  # type: ignore[attr-defined]
 
+    def _check_unwaited_fill(self, info: OpInfo, full: object) -> None:
+        """No mma of the ring's loops observes `full` in its iteration: one that reads the stage
+        may read it before the TMA has written it (a consumer that skips its full wait). A
+        warning: which shared memory an mma reads is its descriptors', not decided here."""
+        ring = full[1]  # type: ignore[index]
+        readers = [i for i in self.info_of.values()  # type: ignore[attr-defined]
+                   if i.kind is EffectKind.MMA and any(self._loop_key(lp) == ring[1] for lp in self.cfg.loops_of(i.op))]  # type: ignore[attr-defined]
+        if not readers:
+            return
+        mma = readers[0]
+        diag = warning(mma.op, f"this {name_of(mma)} runs in the ring's loop but does not wait, in its iteration, "
+                       f"on {_barrier_name(full)}[t % {ring[2]}], which the {name_of(info)} completes: if it "
+                       "reads the stage that load fills, it may read it before the load has written it")
+        diag.attach_note(f"the {name_of(info)} filling the stage", info.op)
+        self.findings.add(FindingKind.ASYNC_PENDING, ("tma-unwaited", mma.op), diag)  # type: ignore[attr-defined]
+
     def _check_refill(self, info: OpInfo, full: object) -> None:
         ring = full[1]  # type: ignore[index]
         mmas = self._consumer_mmas(full)
         if not mmas:
+            self._check_unwaited_fill(info, full)
             return
 
         def siblings(k: object) -> bool:  # another barrier array of the same ring (an `empty`)
