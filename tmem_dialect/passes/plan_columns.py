@@ -16,6 +16,7 @@ from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes import address_offsets
 from tmem_dialect.passes.column_assignment import Item, Plan, assign
 from tmem_dialect.passes.column_liveness import (
     BufferLife,
@@ -68,12 +69,15 @@ def lane_shifts(life: BufferLife) -> tuple[int, ...]:
 
 
 def _accesses(life: BufferLife) -> list[tuple[Operation, SSAValue, int, int]]:
-    """Each access to the buffer: the op, the operand it takes, that operand's [lane, column] offset."""
+    """Each access to the buffer: the op, the operand it takes, that operand's [lane, column] offset
+    (through run-time offsets, the lowest it may take: passes/address_offsets.py)."""
     out: list[tuple[Operation, SSAValue, int, int]] = [(u, life.op.result, 0, 0) for u in life.uses
                                                        if life.op.result in u.operands]
-    for address in life.addresses:
-        out += [(use.operation, address.result, address.lane, address.column)
-                for use in address.result.uses]
+    for address in life.addresses:  # at the end of an arith.addi chain, its lowest cell
+        for access in address_offsets.accesses(address.result):
+            offset = access.offset or address_offsets.Offset()
+            out.append((access.op, access.value, address.lane + offset.lanes[0],
+                        address.column + offset.columns[0]))
     return out
 
 
