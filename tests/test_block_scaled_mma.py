@@ -262,8 +262,11 @@ def test_mxf4_variant_assembles():
     ptxas = find_ptxas()
     if ptxas is None:
         pytest.skip("ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
+    from tmem_dialect.passes.plan_columns import TmemPlanColumnsPass
+
     ctx = make_context()
     module = parse_module(ctx, as_mxf4(NVFP4), "gemm_mxf4_tile.mlir")
+    TmemPlanColumnsPass().apply(ctx, module)
     AssignLanesPass().apply(ctx, module)
     ConvertTcgen05ToNVVMPass().apply(ctx, module)
     ptx = emit_ptx(module).text
