@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from example_sources import planned
 from xdsl.dialects.builtin import ModuleOp
 
 from tmem_dialect.diagnostics import Severity
@@ -21,8 +22,6 @@ from tmem_dialect.ir import parse_module
 from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
 from tmem_dialect.passes.analysis import Options
 from tmem_dialect.passes.verify import verify_findings
-
-from example_sources import planned
 
 EXAMPLE = (Path(__file__).parent.parent / "examples" / "warp_specialized_gemm.mlir").read_text()
 
