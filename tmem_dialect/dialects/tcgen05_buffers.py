@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -120,6 +121,7 @@ class BufferAddressOp(IRDLOperation):
                 raise VerifyException(missing)
 
 
+@functools.lru_cache(maxsize=64)
 def _cells(buffer_type: TMEMBufferType) -> frozenset[tuple[int, int]]:
     """The (lane, column) cells the buffer's layout maps an element to, replicas included."""
     layout = buffer_type.tile_layout
