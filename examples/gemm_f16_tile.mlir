@@ -14,8 +14,8 @@
 // relinquishes, a fenced barrier publishes the address, the mma gets the planned address, and
 // the dealloc follows the tile_load (the last use, after the mbarrier wait that retires the mma).
 // `tmem-opt examples/gemm_f16_tile.mlir -p tmem-pipeline -t ptx --ptxas-check` assembles it;
-// tmem-run plans it before running. examples/tmem_roundtrip.mlir and
-// examples/warp_specialized_gemm.mlir allocate by hand (the low-level path).
+// tmem-run plans it before running. examples/tmem_roundtrip.mlir allocates by hand (the
+// low-level path); tests/data/gemm_f16_tile_hand.mlir is this kernel hand-allocated.
 
 llvm.mlir.global internal @mma_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x f16>

@@ -9,15 +9,22 @@
 //      ID 0, 9.7.16.10.7.2.3): the 4 k-steps take 4 sets of words. They arrive packed per k-step
 //      as the MMA reads them: for k-step k, a 32-row x 16-byte tile per 128 rows whose row r0
 //      holds, in byte 4 * c + j, the scale of row 32 * c + r0 for block 4k + j;
-//   3. fence.proxy.async; warp 0 allocates 512 TMEM columns: D in 0-255, scale_A of k-step k in
-//      256 + 4k (4 columns), scale_B of k-step k in 272 + 8k (8 columns: two tiles);
+//   3. fence.proxy.async; TMEM is declared by buffer (tcgen05.buffer): D (128 x 256 f32),
+//      scale_A (16 columns: 4 per k-step) and scale_B (32 columns: 8 per k-step, two tiles); the
+//      k-step adds its columns (4k, 8k, and 4 more for scale_B's second tile) to the buffers'
+//      tcgen05.buffer_address at run time;
 //   4. one elected thread, per k-step: copies that k-step's scale tiles with
 //      tcgen05.cp.32x128b.warpx4 (duplicated into all four lane partitions), issues the mma with
 //      the k-step's scale addresses (the descriptors advance 32 bytes = 64 elements), then
 //      commits once: cp -> mma is pipelined (9.7.16.6);
 //   5. every thread waits for phase 0 and stores its row of the accumulator to C.
+// `tmem-plan-columns` (part of `tmem-pipeline`) bounds the k-step offsets (k < 4: columns 0-15 of
+// scale_A, 0-31 of scale_B, inside the buffers), places the three buffers in 304 columns of a
+// 512-column allocation, and frees them after the tile_load (the scale factors stay live until
+// the mbarrier wait that retires the last mma reading them).
+// `tmem-opt examples/gemm_mxf4nvf4_tile.mlir -p tmem-pipeline -t ptx --ptx-version 8.7 --ptxas-check`
+// assembles it.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @mma_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i32>
 llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x i32>
@@ -42,8 +49,6 @@ func.func @gemm_mxf4nvf4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   %c32_i32 = arith.constant 32 : i32
   %c512_i32 = arith.constant 512 : i32
   %c1024_i32 = arith.constant 1024 : i32
-  %sfa_col = arith.constant 256 : i32
-  %sfb_col = arith.constant 272 : i32
   %tid = nvvm.read.ptx.sreg.tid.x : i32
   %warp = arith.shrui %tid, %c5_i32 : i32
   %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
@@ -99,12 +104,13 @@ func.func @gemm_mxf4nvf4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   }
   // 3. generic-proxy writes -> async proxy; TMEM and the mbarrier
   tcgen05.fence_proxy_async
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
   %bar = llvm.mlir.addressof @mma_done : !llvm.ptr<3>
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 512 : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit
-  }
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %sf_a = tcgen05.buffer : !tcgen05.tmem<128x16xi32, S[(128, 16) : (1@TLane, 1@TCol)]>
+  %sf_b = tcgen05.buffer : !tcgen05.tmem<128x32xi32, S[(128, 32) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %sfa0 = tcgen05.buffer_address %sf_a [0, 0] : !tcgen05.tmem<128x16xi32, S[(128, 16) : (1@TLane, 1@TCol)]>
+  %sfb0 = tcgen05.buffer_address %sf_b [0, 0] : !tcgen05.tmem<128x32xi32, S[(128, 32) : (1@TLane, 1@TCol)]>
   scf.if %is_thread0 {
     tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
     tcgen05.fence_mbarrier_init
@@ -112,7 +118,6 @@ func.func @gemm_mxf4nvf4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
 
   // 4. per k-step: the scale tiles into TMEM, then the mma (M = 128, N = 256, K = 64)
   %idesc = tcgen05.instr_desc mxf4nvf4 m 128 n 256 a e2m1 b e2m1 scale ue4m3
@@ -123,10 +128,8 @@ func.func @gemm_mxf4nvf4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
         %k_i32 = arith.index_cast %k : index to i32
         %k4 = arith.muli %k_i32, %c4_i32 : i32
         %k8 = arith.muli %k_i32, %c8_i32 : i32
-        %sfa_k = arith.addi %sfa_col, %k4 : i32
-        %sfb_k = arith.addi %sfb_col, %k8 : i32
-        %t_sfa = arith.addi %d, %sfa_k : i32
-        %t_sfb = arith.addi %d, %sfb_k : i32
+        %t_sfa = arith.addi %sfa0, %k4 : i32
+        %t_sfb = arith.addi %sfb0, %k8 : i32
         %t_sfb2 = arith.addi %t_sfb, %c4_i32 : i32
         %off_a = arith.muli %k_i32, %c512_i32 : i32
         %off_b = arith.muli %k_i32, %c1024_i32 : i32
@@ -154,16 +157,9 @@ func.func @gemm_mxf4nvf4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   // 5. wait for the copies and MMAs, read the accumulator, store C
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
   tcgen05.fence after_thread_sync
-  %acc = tcgen05.decl_buffer %d : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
   %tile = tcgen05.tile_load %acc [0, 0] [128, 256] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]> -> vector<256xf32>
   tcgen05.wait load
   %first = arith.muli %row, %c256 : index
   vector.store %tile, %c[%first] : memref<32768xf32>, vector<256xf32>
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  scf.if %is_warp0 {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 512
-  }
   func.return
 }

@@ -10,8 +10,10 @@
 //      16-byte tile per 128 rows whose row r0 holds, in byte 4 * c + kb, the scale of row
 //      32 * c + r0 for k-block kb. Threads copy them to shared memory as they are;
 //   3. fence.proxy.async makes the generic-proxy writes visible to the async proxy (mma and cp);
-//   4. warp 0 allocates 512 TMEM columns: D in columns 0-255, scale_A in 256-259, scale_B
-//      (256 rows: two tiles) in 260-267; thread 0 initializes the mbarrier;
+//   4. TMEM is declared by buffer (tcgen05.buffer): D (128 x 256 f32), scale_A (128 lanes x 4
+//      columns, a word per row of each 32-row group) and scale_B (256 rows: two tiles, 8 columns);
+//      the mma and the copies take their addresses (tcgen05.buffer_address, scale_B's second tile
+//      at column 4 of its buffer); thread 0 initializes the mbarrier;
 //   5. one elected thread copies the scale tiles into TMEM with tcgen05.cp.32x128b.warpx4, which
 //      duplicates them into all four lane partitions as 9.7.16.10.7 requires, then issues 4 mma
 //      k-steps of K = 32 (the descriptors advance 32 bytes per step inside the swizzle row; the
@@ -19,9 +21,13 @@
 //      (9.7.16.6), one commit tracks all of them;
 //   6. every thread waits for phase 0, the warpgroup reads the accumulator (tile_load, one row per
 //      thread) and stores it to C.
-// `tmem-opt examples/gemm_mxf8f6f4_tile.mlir -p tmem-assign-lanes -t ptx --ptxas-check` assembles it.
+// `tmem-plan-columns` (part of `tmem-pipeline`) places the three buffers, 268 columns, in a
+// 512-column allocation (no column alignment: the PTX ISA states none, isa.TMEM_COLUMN_ALIGNMENT;
+// the scale factors span all 128 lanes, duplicated per partition, so they sit at lane 0): warp 0
+// allocates and relinquishes, a fenced barrier publishes the address, and the dealloc follows the
+// tile_load (the scale factors stay live until the mbarrier wait that retires the mma reading them).
+// `tmem-opt examples/gemm_mxf8f6f4_tile.mlir -p tmem-pipeline -t ptx --ptxas-check` assembles it.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @mma_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i32>
 llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x i32>
@@ -43,9 +49,6 @@ func.func @gemm_mxf8f6f4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   %c64_i32 = arith.constant 64 : i32
   %c96_i32 = arith.constant 96 : i32
   %c512_i32 = arith.constant 512 : i32
-  %sfa_col = arith.constant 256 : i32
-  %sfb_col = arith.constant 260 : i32
-  %sfb_col2 = arith.constant 264 : i32
   %tid = nvvm.read.ptx.sreg.tid.x : i32
   %warp = arith.shrui %tid, %c5_i32 : i32
   %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
@@ -100,13 +103,15 @@ func.func @gemm_mxf8f6f4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   // 3. generic-proxy writes -> async proxy
   tcgen05.fence_proxy_async
 
-  // 4. TMEM and the mbarrier
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
+  // 4. the TMEM buffers (placed in columns by tmem-plan-columns) and the mbarrier
   %bar = llvm.mlir.addressof @mma_done : !llvm.ptr<3>
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 512 : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit
-  }
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %sf_a = tcgen05.buffer : !tcgen05.tmem<128x4xi32, S[(128, 4) : (1@TLane, 1@TCol)]>
+  %sf_b = tcgen05.buffer : !tcgen05.tmem<128x8xi32, S[(128, 8) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %t_sfa = tcgen05.buffer_address %sf_a [0, 0] : !tcgen05.tmem<128x4xi32, S[(128, 4) : (1@TLane, 1@TCol)]>
+  %t_sfb = tcgen05.buffer_address %sf_b [0, 0] : !tcgen05.tmem<128x8xi32, S[(128, 8) : (1@TLane, 1@TCol)]>
+  %t_sfb2 = tcgen05.buffer_address %sf_b [0, 4] : !tcgen05.tmem<128x8xi32, S[(128, 8) : (1@TLane, 1@TCol)]>
   scf.if %is_thread0 {
     tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
     tcgen05.fence_mbarrier_init
@@ -114,10 +119,6 @@ func.func @gemm_mxf8f6f4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
-  %t_sfa = arith.addi %d, %sfa_col : i32
-  %t_sfb = arith.addi %d, %sfb_col : i32
-  %t_sfb2 = arith.addi %d, %sfb_col2 : i32
 
   // 5. one thread copies the scale factors and issues the MMAs: M = 128, N = 256, K = 4 x 32;
   //    k-step k scales with byte k of each scale word (scale-factor IDs k)
@@ -162,16 +163,9 @@ func.func @gemm_mxf8f6f4_tile(%a: memref<4096xi32>, %b: memref<8192xi32>, %sfa: 
   // 6. wait for the copies and MMAs, read the accumulator, store C
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
   tcgen05.fence after_thread_sync
-  %acc = tcgen05.decl_buffer %d : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
   %tile = tcgen05.tile_load %acc [0, 0] [128, 256] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]> -> vector<256xf32>
   tcgen05.wait load
   %first = arith.muli %row, %c256 : index
   vector.store %tile, %c[%first] : memref<32768xf32>, vector<256xf32>
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  scf.if %is_warp0 {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 512
-  }
   func.return
 }

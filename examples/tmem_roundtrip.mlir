@@ -1,7 +1,7 @@
-// One warpgroup stores its thread ids into TMEM (32x32b.x1), reads them back and writes them
-// to global memory. Warp 0 allocates and frees 32 columns. Written without tcgen05.wait and
-// tcgen05.fence: `tmem-opt -p tmem-pipeline` inserts exactly the ones the ISA requires.
-// The tcgen05-level twin of tests/data/tmem_roundtrip_sm100a.ptx (the team's hand-written PTX).
+// A warpgroup stores its thread ids into TMEM (32x32b.x1), reads them back, writes them out; no
+// wait/fence (`tmem-opt -p tmem-pipeline` inserts those the ISA requires). The low-level path,
+// hand-allocated on purpose: warp 0 allocates and frees 32 columns (the other examples declare
+// tcgen05.buffer ops for tmem-plan-columns). Twin of tests/data/tmem_roundtrip_sm100a.ptx.
 
 llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 

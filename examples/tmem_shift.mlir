@@ -7,8 +7,12 @@
 //      and lanes 64-95 at columns 8-15, and commits both to the mbarrier (shift is asynchronous);
 //   3. every thread waits for phase 0 and its warp reads its quarter back into `out`
 //      (16 words per thread).
+// The 16 columns are a tcgen05.buffer: the raw accesses take its tcgen05.buffer_address, plus the
+// warp's lane quarter or the second shift's lane 64 / column 8. `tmem-plan-columns` (part of
+// `tmem-pipeline`) bounds those offsets (lanes 0-127, columns 0-15 with the accesses' extents),
+// checks the shifts' lanes are multiples of 32 (9.7.16.9.3), allocates 32 columns by warp 0 and
+// frees them after the read.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @shift_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 
 func.func @tmem_shift(%out: memref<2048xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
@@ -22,14 +26,10 @@ func.func @tmem_shift(%out: memref<2048xi32>) attributes {tcgen05.kernel, tcgen0
   %lane64_col8 = arith.constant 4194312 : i32
   %tid = nvvm.read.ptx.sreg.tid.x : i32
   %warp = arith.shrui %tid, %c5_i32 : i32
-  %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
   %is_thread0 = arith.cmpi eq, %tid, %c0_i32 : i32
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
   %bar = llvm.mlir.addressof @shift_done : !llvm.ptr<3>
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 32 : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit
-  }
+  %tile = tcgen05.buffer : !tcgen05.tmem<128x16xi32, S[(128, 16) : (1@TLane, 1@TCol)]>
+  %base = tcgen05.buffer_address %tile [0, 0] : !tcgen05.tmem<128x16xi32, S[(128, 16) : (1@TLane, 1@TCol)]>
   scf.if %is_thread0 {
     tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
     tcgen05.fence_mbarrier_init
@@ -37,7 +37,6 @@ func.func @tmem_shift(%out: memref<2048xi32>) attributes {tcgen05.kernel, tcgen0
   tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync
-  %base = llvm.load %slot : !llvm.ptr<3> -> i32
 
   // 1. column j of this thread's lane holds tid * 16 + j
   %quarter = arith.andi %warp, %c3_i32 : i32
@@ -69,11 +68,5 @@ func.func @tmem_shift(%out: memref<2048xi32>) attributes {tcgen05.kernel, tcgen0
   %t = arith.index_cast %tid : i32 to index
   %at = arith.muli %t, %c16 : index
   vector.store %got, %out[%at] : memref<2048xi32>, vector<16xi32>
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  scf.if %is_warp0 {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %base, 32
-  }
   func.return
 }

@@ -10,13 +10,19 @@
 //     commits to smem_empty[t % 2] (the SMEM stage may be refilled) and acc_full[t % 2];
 //   warps 2-5 (epilogue warpgroup): wait on acc_full[t % 2], read their lane quarter of the
 //     accumulator stage (tcgen05.ld), wait::ld, release it on acc_empty[t % 2], store C's tile.
+// TMEM is one tcgen05.buffer of 128 lanes x 64 columns, the two accumulator stages side by side:
+// the MMA warp's D and the epilogue's lane quarter add the stage's columns (and the quarter's
+// lanes) to its tcgen05.buffer_address at run time. `tmem-plan-columns` (part of `tmem-pipeline`)
+// bounds those offsets (stage t % 2 < 2, quarter w % 4 < 4: columns 0-63, lanes 0-127, inside
+// the buffer), keeps the buffer live across both loops (a ring used through i % 2 lives as a
+// whole), allocates its 64 columns by warp 0 with the fenced publication barrier, and frees them
+// after the epilogue's last tcgen05.ld.
 // Both rings have 2 stages; stage t % 2 of a ring is waited with parity (t / 2) & 1 by the side
 // that uses it and ((t / 2) & 1) ^ 1 by the side that fills it. tmem-verify proves the TMEM
 // handoffs (verify_mbarrier_rings.mlir shows what it rejects), tmem-run runs it clean, and
 // tests/test_warp_specialized_gemm.py compares C with numpy.
-// `tmem-opt examples/warp_specialized_gemm.mlir -t ptx --ptxas-check` assembles it.
+// `tmem-opt examples/warp_specialized_gemm.mlir -p tmem-pipeline -t ptx --ptxas-check` assembles it.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @smem_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 llvm.mlir.global internal @smem_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 llvm.mlir.global internal @acc_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
@@ -51,7 +57,6 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
   %is_loader = arith.cmpi eq, %warp, %c0_i32 : i32
   %is_mma = arith.cmpi eq, %warp, %c1_i32 : i32
   %is_thread0 = arith.cmpi eq, %tid, %c0_i32 : i32
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
   %smem_full = llvm.mlir.addressof @smem_full : !llvm.ptr<3>
   %smem_empty = llvm.mlir.addressof @smem_empty : !llvm.ptr<3>
   %acc_full = llvm.mlir.addressof @acc_full : !llvm.ptr<3>
@@ -59,11 +64,9 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
   %sa = llvm.mlir.addressof @smem_a : !llvm.ptr<3>
   %sb = llvm.mlir.addressof @smem_b : !llvm.ptr<3>
 
-  // The MMA warp allocates both accumulator stages (2 x 32 columns); thread 0 sets up the rings.
-  scf.if %is_mma {
-    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit
-  }
+  // Both accumulator stages (2 x 32 columns), placed by tmem-plan-columns; thread 0 sets up the rings.
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
   scf.if %is_thread0 {
     %smem_full1 = llvm.getelementptr %smem_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
     %smem_empty1 = llvm.getelementptr %smem_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
@@ -82,7 +85,6 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
   tcgen05.fence before_thread_sync
   nvvm.barrier
   tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
 
   scf.if %is_loader {
     // Warp 0, one elected thread: for tile t, wait until SMEM stage t % 2 is free, announce its
@@ -184,13 +186,6 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
       %first = arith.addi %c_row, %tile_col : index
       vector.store %values, %c[%first] : memref<16384xf32>, vector<32xf32>
     }
-  }
-
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  scf.if %is_mma {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 64
   }
   func.return
 }

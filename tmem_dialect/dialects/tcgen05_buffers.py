@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32, i64
-from xdsl.ir import Dialect, SSAValue
+from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from tmem_dialect import isa
+from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 from tmem_dialect.layout import TCOL, TLANE
+from tmem_dialect.memory_model import EffectKind
 
 NO_REUSE_ATTR = "tcgen05.no_reuse"
 """On a tcgen05.buffer: its columns are shared with no other buffer, whatever the lifetimes."""
@@ -106,6 +110,55 @@ class BufferAddressOp(IRDLOperation):
                     f"{what} offset {value} is outside the buffer, which spans {span} {what}s "
                     f"(from 0 to {span - 1})"
                 )
+        cells = _cells(buffer_type)
+        if (self.lane, self.column) not in cells:
+            raise VerifyException(
+                f"cell [{self.lane}, {self.column}] is not in the buffer: its layout "
+                f"{layout.format()} maps no element there"
+            )
+        for use in self.result.uses:
+            if (missing := _access_outside(use.operation, self, cells)) is not None:
+                raise VerifyException(missing)
+
+
+@functools.lru_cache(maxsize=64)
+def _cells(buffer_type: TMEMBufferType) -> frozenset[tuple[int, int]]:
+    """The (lane, column) cells the buffer's layout maps an element to, replicas included."""
+    layout = buffer_type.tile_layout
+    coords = layout.shard_coords()
+    size = layout.size
+    lanes = coords.get(TLANE, np.zeros(size, dtype=np.int64))
+    columns = coords.get(TCOL, np.zeros(size, dtype=np.int64))
+    out: set[tuple[int, int]] = set()
+    for replica in layout.replica_offsets():
+        out.update(zip((lanes + replica.get(TLANE, 0)).tolist(), (columns + replica.get(TCOL, 0)).tolist()))
+    return frozenset(out)
+
+
+_RECTANGLE_KINDS = frozenset({EffectKind.CP, EffectKind.SHIFT})
+"""Accesses whose TMEMEffect extent is exactly the cells they touch: tcgen05.cp (isa.cp_footprint:
+its shapes and multicasts fill whole lanes x columns) and tcgen05.shift (isa.SHIFT_LANES x
+isa.SHIFT_COLUMNS). An mma's D extent is a bounding box (an M=64 D fills half of each lane
+quarter, isa.accumulator_lane), so only its first cell is checked, as every use's is."""
+
+
+def _access_outside(user: Operation, address: BufferAddressOp, cells: frozenset[tuple[int, int]]) -> str | None:
+    """Why the access `user` makes at `address` reaches a cell the buffer does not hold, if it does."""
+    try:
+        effect = tmem_effect(user)
+    except ValueError:  # an illegal form: its own verifier reports it
+        return None
+    if (effect is None or effect.kind not in _RECTANGLE_KINDS or effect.extent is None
+            or effect.address is not address.result):
+        return None
+    lanes, columns = effect.extent
+    for lane in range(address.lane, address.lane + lanes):
+        for column in range(address.column, address.column + columns):
+            if (lane, column) not in cells:
+                return (f"the '{user.name}' at this address accesses {lanes} lanes x {columns} columns "
+                        f"from [{address.lane}, {address.column}], but cell [{lane}, {column}] is not in "
+                        "the buffer")
+    return None
 
 
 BUFFER_OPS = (BufferOp, BufferAddressOp)

@@ -622,6 +622,10 @@ class ShiftOp(CtaGroupOp, TMEMEffectOp):
     def tmem_effect(self) -> TMEMEffect:
         return TMEMEffect(EffectKind.SHIFT, self.taddr, self.cta_group_value, extent=(isa.SHIFT_LANES, isa.SHIFT_COLUMNS))
 
+    def tmem_lane_alignment(self, operand: SSAValue) -> int:
+        """taddr's lane must be a multiple of isa.SHIFT_LANE_ALIGNMENT (PTX ISA 9.7.16.9.3)."""
+        return isa.SHIFT_LANE_ALIGNMENT if operand is self.taddr else 1
+
 
 @irdl_op_definition
 class CommitOp(CtaGroupOp, TMEMEffectOp):

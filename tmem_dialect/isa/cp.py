@@ -135,11 +135,13 @@ def cp_mnemonic(
 SHIFT_SHAPE = "31x256b"
 SHIFT_COLUMNS = 8
 SHIFT_LANES = LANES_PER_WARP  # the matrix: 31 moving rows + the row they move into
+SHIFT_LANE_ALIGNMENT = LANES_PER_WARP  # "The lane of the address operand taddr must be aligned to 32"
 
 
 def shift_taddr_error(taddr_lane: int) -> str | None:
-    if taddr_lane % LANES_PER_WARP:
-        return f"the lane of a tcgen05.shift address must be aligned to {LANES_PER_WARP}, got lane {taddr_lane}"
+    if taddr_lane % SHIFT_LANE_ALIGNMENT:
+        return (f"the lane of a tcgen05.shift address must be aligned to {SHIFT_LANE_ALIGNMENT}, "
+                f"got lane {taddr_lane}")
     return None
 
 

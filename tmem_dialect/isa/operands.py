@@ -131,3 +131,25 @@ def scale_factor_cells(rows: int, per_row: int, scale_id: int, partition: np.nda
 def scale_factor_columns(rows: int) -> int:
     """TMEM columns the scale factors of `rows` rows (M of A, N of B) occupy from their taddr."""
     return -(-rows // LANES_PER_WARP)
+
+
+# ---- alignment of TMEM addresses ----------------------------------------------------------
+#
+# What the ISA asks of the lane and the column of a TMEM address, use by use. "tcgen05.alloc"
+# hands out columns (nCols a power of 2 from 32, isa.ncols_error); after that, no section we read
+# states a column alignment for any address: not "tcgen05.ld" / "tcgen05.st" with 9.7.16.2.3
+# "Data Movement Shape" (a warp reaches only its lane quarter, the 16-lane shapes start at lane 0
+# or 16 of it), not 9.7.16.8.3 "tcgen05.cp" (the multicasts fill fixed quarters), not
+# 9.7.16.10.5 / 9.7.16.2.2 "Data path layout organization" (D's rows in lanes: the M=64
+# layouts use half of each quarter), not 9.7.16.10.7 "Block Scaling" with .2 / .3 "Scale Factor
+# A/B ID" (the scale factors duplicated to all four 32-lane partitions; the ID selects bytes or
+# half words within a 32-bit cell, not columns), not 9.7.16.10.9 "tcgen05.mma" (D, A in TMEM,
+# scale_a, scale_b are taddr operands with no alignment clause). The one alignment stated is a
+# lane one: 9.7.16.9.3 "tcgen05.shift", "The lane of the address operand taddr must be aligned
+# to 32" (isa.SHIFT_LANE_ALIGNMENT). Triton's TensorMemoryAllocation aligns every buffer to 4
+# columns; the ISA does not ask it. (Triton PR 10321 reports a misaligned-address fault for a
+# .16x32bx2 message whose immediate half offset is odd: an offset rule of that shape, not of the
+# base address; our 16x32bx2 offsets are checked by isa.footprint.)
+
+TMEM_COLUMN_ALIGNMENT = 1
+"""Columns a TMEM address of any tcgen05 use must be a multiple of: none is stated (see above)."""

@@ -15,11 +15,12 @@ from xdsl.ir import Block, Operation
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic, error
-from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
 from tmem_dialect.dialects.tcgen05_tiles import TMEMBufferType
 from tmem_dialect.layout import TCOL, TLANE
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes import address_offsets
 from tmem_dialect.passes.cfg import CFG, Node
 
 ADDRESSED_KINDS = frozenset({EffectKind.LD, EffectKind.ST, EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
@@ -122,18 +123,22 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
         addresses = [u for u in direct if isinstance(u, BufferAddressOp)]
         uses = [u for u in direct if not isinstance(u, BufferAddressOp)]
         for address in addresses:
-            for use in address.result.uses:
-                user = use.operation
+            for access in address_offsets.accesses(address.result):
+                user = access.op
                 effect = tmem_effect(user)
                 if effect is None or effect.kind not in ADDRESSED_KINDS:
                     problems.append(
                         error(user, f"the TMEM address of a buffer flows on through '{user.name}'; "
                               "tmem-plan-columns needs every user of a tcgen05.buffer_address to "
-                              "access TMEM at it (tcgen05.mma, tcgen05.cp, ...) directly")
+                              "access TMEM at it (tcgen05.mma, tcgen05.cp, ...), directly or after "
+                              "arith.addi of an offset")
                         .attach_note("the address is taken here", address)
                         .attach_note("the buffer is declared here", op)
                     )
-                elif user not in uses:
+                    continue
+                if access.chain and (problem := _offset_error(op, address, access, effect)) is not None:
+                    problems.append(problem)
+                if user not in uses:
                     uses.append(user)
         for user in uses:
             if _flows_on(user):
@@ -157,6 +162,42 @@ def buffer_lives(function: Operation) -> Liveness | list[Diagnostic]:
         return problems
     points = [op for node in cfg.nodes for op in node.ops]
     return Liveness(cfg, lives, points)
+
+
+def _offset_error(buffer: BufferOp, address: BufferAddressOp, access: address_offsets.Access,
+                  effect: TMEMEffect) -> Diagnostic | None:
+    """Why the access at the end of an arith.addi chain may leave the buffer, if it may."""
+    def located(message: str) -> Diagnostic:
+        return (error(access.chain[-1], message).attach_note("the access", access.op)
+                .attach_note("the address is taken here", address)
+                .attach_note("the buffer is declared here", buffer))
+
+    if access.offset is None:
+        return located("tmem-plan-columns cannot bound the offset added to this TMEM buffer's "
+                       "address: each addend must be a constant, a shli by 16 or more (lanes) or a "
+                       "value below 2^16 (columns) it bounds from constants, the thread id and loop "
+                       "indices")
+    lanes, columns = _covers(effect)
+    layout = buffer.buffer_type.tile_layout
+    spans = {"lane": max(layout.span(TLANE), 1), "column": max(layout.span(TCOL), 1)}
+    for what, start, (lo, hi), width in (("lane", address.lane, access.offset.lanes, lanes),
+                                         ("column", address.column, access.offset.columns, columns)):
+        if start + lo < 0 or start + hi + width > spans[what]:
+            return located(f"the '{access.op.name}' at this address may reach {what}s "
+                           f"{start + lo} to {start + hi + width - 1} of the buffer, which spans "
+                           f"{spans[what]} {what}s")
+    return None
+
+
+def _covers(effect: TMEMEffect) -> tuple[int, int]:
+    """(lanes, columns) an access covers from its address: a cp or shift its extent, an ld/st its
+    footprint, anything else (an mma's D, whose rows the instruction places) its first cell."""
+    if effect.kind in (EffectKind.CP, EffectKind.SHIFT) and effect.extent is not None:
+        return effect.extent
+    fp = effect.footprint
+    if fp is not None:
+        return (max(h for _, h in fp.lane_ranges), max(h for _, h in fp.column_ranges))
+    return 1, 1
 
 
 def _until_observed(order: list[Operation], cfg: CFG, life: BufferLife) -> Diagnostic | None:

@@ -59,7 +59,7 @@ def _tagged(op: Operation, *rules: memory_model.Rule) -> Operation:
 
 
 def _fresh_symbol(module: ModuleOp, stem: str) -> str:
-    taken = {getattr(o, "sym_name").data for o in module.ops if hasattr(o, "sym_name")}
+    taken = {o.sym_name.data for o in module.ops if hasattr(o, "sym_name")}
     name, k = stem, 0
     while name in taken:
         k += 1
@@ -105,24 +105,72 @@ def _warp0(pred: SSAValue, ops: list[Operation], at: Operation) -> Operation:
     return _located(scf.IfOp(pred, [], Region(Block([*ops, scf.YieldOp()]))), at)
 
 
-def _accesses(buffers: list[tuple[BufferLife, Slot]]) -> set[EffectKind]:
-    """The async TMEM accesses of the buffers' uses that may still be outstanding at the dealloc.
+def _accesses(buffers: list[tuple[BufferLife, Slot]]) -> dict[EffectKind, list[Operation]]:
+    """The async TMEM accesses of the buffers' uses that may still be outstanding at the dealloc,
+    by kind.
 
     A tile_store followed in its block by a tile_load of the same region and fragment is
     retired there: the load reads the cells the store wrote, in the same threads, so a
     tcgen05.wait::st goes between them (rule 2) and waits for every earlier store too.
     """
-    kinds: set[EffectKind] = set()
+    kinds: dict[EffectKind, list[Operation]] = {}
     for life, _ in buffers:
         for use in life.uses:
             if isinstance(use, tcgen05_tiles.TileLoadOp):
-                kinds.add(EffectKind.LD)
+                kinds.setdefault(EffectKind.LD, []).append(use)
             elif isinstance(use, tcgen05_tiles.TileStoreOp):
                 if not _read_back_later(use):
-                    kinds.add(EffectKind.ST)
+                    kinds.setdefault(EffectKind.ST, []).append(use)
             elif (effect := tmem_effect(use)) is not None:
-                kinds.add(effect.kind)
+                kinds.setdefault(effect.kind, []).append(use)
     return kinds
+
+
+def _retiring_waits(alloc: Allocation) -> tuple[list[tuple[Operation, Operation]], list[Operation]]:
+    """The tcgen05.wait::ld / ::st the dealloc needs (rule 4): (wait, top-level op it follows)
+    pairs and the waits for the dealloc's epilogue.
+
+    A wait goes right after the top-level op holding the last access of its kind (it retires
+    every earlier access of that kind of the thread, so the dealloc's need is met there, and a
+    read-back after a store loop needs that same wait::st, rule 2, rather than a second one), or
+    into the epilogue when that op is the last one; none when a top-level wait of that kind
+    already follows it.
+    """
+    last = alloc.last
+    block = last.parent_block()
+    assert block is not None
+    ops = list(block.ops)
+    index = {op: i for i, op in enumerate(ops)}
+    pending = _accesses(alloc.buffers)
+    after: list[tuple[Operation, Operation]] = []
+    epilogue: list[Operation] = []
+    for kind, wait in ((EffectKind.LD, tcgen05.WaitKind.load), (EffectKind.ST, tcgen05.WaitKind.store)):
+        uses = pending.get(kind)
+        if not uses:
+            continue
+        top = max(index[_top_level(u, index)] for u in uses)
+        done = EffectKind.WAIT_LD if kind is EffectKind.LD else EffectKind.WAIT_ST
+        if any(_kind_of(ops[j]) is done for j in range(top + 1, index[last] + 1)):
+            continue
+        op = _located(_tagged(tcgen05.WaitOp(wait), memory_model.DEALLOC_COMPLETION), last)
+        if top < index[last]:
+            after.append((op, ops[top]))
+        else:
+            epilogue.append(op)
+    return after, epilogue
+
+
+def _top_level(op: Operation, index: dict[Operation, int]) -> Operation:
+    found: Operation | None = op
+    while found is not None and found not in index:
+        found = found.parent_op()
+    assert found is not None, "a use of a planned buffer outside the function body"
+    return found
+
+
+def _kind_of(op: Operation) -> EffectKind | None:
+    effect = tmem_effect(op)
+    return None if effect is None else effect.kind
 
 
 def _read_back_later(store: tcgen05_tiles.TileStoreOp) -> bool:
@@ -181,12 +229,12 @@ def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) ->
     for life, _ in alloc.buffers:
         Rewriter.erase_op(life.op)
 
+    while isinstance(alloc.last.next_op, tcgen05.WaitOp):  # the kernel's own waits on the last use
+        alloc.last = alloc.last.next_op
     last = alloc.last
-    epilogue: list[Operation] = []
-    kinds = _accesses(alloc.buffers)
-    for kind, wait in ((EffectKind.LD, tcgen05.WaitKind.load), (EffectKind.ST, tcgen05.WaitKind.store)):
-        if kind in kinds:
-            epilogue.append(_located(_tagged(tcgen05.WaitOp(wait), memory_model.DEALLOC_COMPLETION), last))
+    after, epilogue = _retiring_waits(alloc)
+    for wait, follows in after:
+        _insert([wait], InsertPoint.after(follows))
     epilogue += _handoff_barrier(last)
     epilogue.append(_warp0(is_warp0, [_located(tcgen05.DeallocOp(base.results[0], alloc.ncols), last)], last))
     _insert(epilogue, InsertPoint.after(last))

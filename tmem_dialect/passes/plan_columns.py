@@ -16,6 +16,7 @@ from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes import address_offsets
 from tmem_dialect.passes.column_assignment import Item, Plan, assign
 from tmem_dialect.passes.column_liveness import (
     BufferLife,
@@ -38,35 +39,65 @@ def column_alignment(life: BufferLife) -> int:
     """The column alignment the buffer's uses ask of its address.
 
     An op that needs one says so with a `tmem_column_alignment(operand) -> int` method, asked
-    for the buffer (a tile op) or for the tcgen05.buffer_address value it takes; tile_load and
-    tile_store lower to tcgen05.ld/st, which take any column. (tcgen05.mma and tcgen05.cp state
-    none: the PTX ISA's tcgen05 sections give D, the scale factors and the cp destination a
-    lane rule, not a column alignment; see isa/cp.py and isa/mma.py.)
+    for the buffer (a tile op) or for the tcgen05.buffer_address value it takes. None does today:
+    the PTX ISA states no column alignment for any TMEM address (isa.TMEM_COLUMN_ALIGNMENT has
+    the sections read: "tcgen05.ld" / "tcgen05.st" with 9.7.16.2.3 "Data Movement Shape",
+    9.7.16.8.3 "tcgen05.cp", 9.7.16.9.3 "tcgen05.shift" (a lane alignment: `lane_shifts`),
+    9.7.16.10.5 "Data path layout organization" (the M=64 halves are a lane rule, the
+    footprint's), 9.7.16.10.7 "Block Scaling" with its "Scale Factor A/B ID" subsections (scale
+    factors duplicated into all four 32-lane partitions: a 128-lane buffer at lane 0; the ID
+    picks bytes of a cell, not columns) and 9.7.16.10.9 "tcgen05.mma"). Triton's allocator
+    aligns every buffer to 4 columns as a placeholder; we do not.
     """
-    align = 1
-    for use, value, _ in _accesses(life):
+    align = isa.TMEM_COLUMN_ALIGNMENT
+    for use, value, _, _ in _accesses(life):
         ask = getattr(use, "tmem_column_alignment", None)
         if callable(ask):
             align = max(align, int(ask(value)))
     return align
 
 
-def _accesses(life: BufferLife) -> list[tuple[Operation, SSAValue, int]]:
-    """Each access to the buffer: the op, the operand it takes, the column offset of that operand."""
-    out: list[tuple[Operation, SSAValue, int]] = [(u, life.op.result, 0) for u in life.uses
-                                                   if life.op.result in u.operands]
-    for address in life.addresses:
-        out += [(use.operation, address.result, address.column) for use in address.result.uses]
+def lane_shifts(life: BufferLife) -> tuple[int, ...]:
+    """The lane offsets the planner may give the buffer: its footprint's (0, and 16 for a
+    low-half layout), less those that put a use's lane off the alignment it asks with a
+    `tmem_lane_alignment(operand) -> int` method (tcgen05.shift: 32, PTX ISA 9.7.16.9.3)."""
+    shifts = footprint(life.op.buffer_type).lane_shifts
+    for use, value, lane, _ in _accesses(life):
+        align = _lane_alignment(use, value)
+        shifts = tuple(s for s in shifts if (lane + s) % align == 0)
+    return shifts
+
+
+def _accesses(life: BufferLife) -> list[tuple[Operation, SSAValue, int, int]]:
+    """Each access to the buffer: the op, the operand it takes, that operand's [lane, column] offset
+    (through run-time offsets, the lowest it may take: passes/address_offsets.py)."""
+    out: list[tuple[Operation, SSAValue, int, int]] = [(u, life.op.result, 0, 0) for u in life.uses
+                                                       if life.op.result in u.operands]
+    for address in life.addresses:  # at the end of an arith.addi chain, its lowest cell
+        for access in address_offsets.accesses(address.result):
+            offset = access.offset or address_offsets.Offset()
+            out.append((access.op, access.value, address.lane + offset.lanes[0],
+                        address.column + offset.columns[0]))
     return out
 
 
 def _misaligned(life: BufferLife, align: int) -> Diagnostic | None:
-    for use, value, column in _accesses(life):
+    for use, value, _, column in _accesses(life):
         if column % align:
             return (error(use, f"this use needs a TMEM column aligned to {align}, but it takes "
                           f"column {column} of the buffer, which starts at an aligned column")
                     .attach_note("the buffer is declared here", life.op))
+    if not lane_shifts(life):  # some use's lane is off its alignment even at lane shift 0
+        use, value, lane, _ = next(a for a in _accesses(life) if a[2] % _lane_alignment(a[0], a[1]))
+        return (error(use, f"this use needs a TMEM lane aligned to {_lane_alignment(use, value)}, "
+                      f"but it takes lane {lane} of the buffer, which starts at lane 0 of a quarter")
+                .attach_note("the buffer is declared here", life.op))
     return None
+
+
+def _lane_alignment(use: Operation, value: SSAValue) -> int:
+    ask = getattr(use, "tmem_lane_alignment", None)
+    return int(ask(value)) if callable(ask) else 1
 
 
 @dataclass
@@ -233,7 +264,7 @@ def _plan(liveness: Liveness, lives: list[BufferLife]) -> Plan:
     items = []
     for life in lives:
         fp = footprint(life.op.buffer_type)
-        items.append(Item(fp.width, fp.halves, fp.lane_shifts, column_alignment(life)))
+        items.append(Item(fp.width, fp.halves, lane_shifts(life), column_alignment(life)))
     n = len(lives)
     conflicts = [set() for _ in range(n)]  # type: list[set[int]]
     for i in range(n):
@@ -286,4 +317,4 @@ def _pressure_error(liveness: Liveness, seg: Segment, budget: int, function: fun
 
 def _fp(life: BufferLife) -> tuple[int, int, tuple[int, ...], int]:
     fp = footprint(life.op.buffer_type)
-    return fp.width, fp.halves, fp.lane_shifts, column_alignment(life)
+    return fp.width, fp.halves, lane_shifts(life), column_alignment(life)

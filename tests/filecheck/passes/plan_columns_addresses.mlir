@@ -173,3 +173,54 @@ func.func @in_flight_scale_factors_keep_their_columns(%da: i64, %db: i64, %dsf: 
   %tile = tcgen05.tile_load %acc [0, 0] [128, 128] : !acc -> vector<128xf32>
   func.return
 }
+
+// -----
+
+// A 2-stage ring in one buffer, addressed at run time: stage t % 2 is columns 16 (t % 2) .. +15,
+// each warp adds its lane quarter ((32 (w % 4)) << 16). The planner follows the arith.addi
+// chain to the st/ld, bounds both offsets (lanes 0-127, columns 0-31: inside the ring, whole),
+// rewrites only the buffer_address, and gives the buffer live across the loop its own columns.
+!ring = !tcgen05.tmem<128x32xi32, S[(128, 32) : (1@TLane, 1@TCol)]>
+!keep = !tcgen05.tmem<128x16xi32, S[(128, 16) : (1@TLane, 1@TCol)]>
+// CHECK-LABEL: func.func @ring_by_offset
+// CHECK: tcgen05.alloc %{{.*}}, 64 : !llvm.ptr<3>
+// CHECK-DAG: %ring = tcgen05.decl_buffer %[[BASE:[^ ]+]] {tmem.planned_columns = "columns [0, 32), lane offset 0"}
+// CHECK-DAG: %keep = tcgen05.decl_buffer %{{.*}} {tmem.planned_columns = "columns [32, 48), lane offset 0"}
+// CHECK: %lane_base = arith.addi %[[BASE]], %lane_bits : i32
+// CHECK: scf.for
+// CHECK: %at = arith.addi %lane_base, %col : i32
+// CHECK: tcgen05.st %v, %at shape_32x32b x16
+func.func @ring_by_offset(%out: memref<2048xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %c16 = arith.constant 16 : index
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c21_i32 = arith.constant 21 : i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5_i32 : i32
+  %quarter = arith.andi %warp, %c3_i32 : i32
+  %lane_bits = arith.shli %quarter, %c21_i32 : i32
+  %ring = tcgen05.buffer : !ring
+  %keep = tcgen05.buffer : !keep
+  %v = vector.broadcast %tid : i32 to vector<16xi32>
+  tcgen05.tile_store %v, %keep [0, 0] [128, 16] : vector<16xi32>, !keep
+  %d = tcgen05.buffer_address %ring [0, 0] : !ring
+  %lane_base = arith.addi %d, %lane_bits : i32
+  scf.for %t = %c0 to %c6 step %c1 {
+    %t32 = arith.index_cast %t : index to i32
+    %s = arith.remui %t32, %c2_i32 : i32
+    %col = arith.muli %s, %c16_i32 : i32
+    %at = arith.addi %lane_base, %col : i32
+    tcgen05.st %v, %at shape_32x32b x16 : vector<16xi32>
+    %back = tcgen05.ld %at shape_32x32b x16 : vector<16xi32>
+  }
+  %kept = tcgen05.tile_load %keep [0, 0] [128, 16] : !keep -> vector<16xi32>
+  %row = arith.index_cast %tid : i32 to index
+  %first = arith.muli %row, %c16 : index
+  vector.store %kept, %out[%first] : memref<2048xi32>, vector<16xi32>
+  func.return
+}

@@ -53,8 +53,48 @@ func.func @address_through_arith(%a: i64, %b: i64) attributes {tcgen05.kernel, t
   %acc = tcgen05.buffer : !acc
   // expected-note@+1 {{the address is taken here}}
   %d = tcgen05.buffer_address %acc [0, 0] : !acc
-  // expected-error@+1 {{the TMEM address of a buffer flows on through 'arith.addi'}}
-  %d4 = arith.addi %d, %c4 : i32
+  // expected-error@+1 {{the TMEM address of a buffer flows on through 'arith.muli'}}
+  %d4 = arith.muli %d, %c4 : i32
+  func.return
+}
+
+// -----
+
+// An offset added at run time must be bounded: a kernel argument is not.
+!acc = !tcgen05.tmem<128x32xi32, S[(128, 32) : (1@TLane, 1@TCol)]>
+func.func @unbounded_offset(%col: i32) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  // expected-note@+1 {{the buffer is declared here}}
+  %acc = tcgen05.buffer : !acc
+  // expected-note@+1 {{the address is taken here}}
+  %d = tcgen05.buffer_address %acc [0, 0] : !acc
+  // expected-error@+1 {{tmem-plan-columns cannot bound the offset added to this TMEM buffer's address}}
+  %at = arith.addi %d, %col : i32
+  // expected-note@+1 {{the access}}
+  %v = tcgen05.ld %at shape_32x32b x8 : vector<8xi32>
+  func.return
+}
+
+// -----
+
+// Bounded, but past the buffer: chunk 3 of 8 columns reads columns 24-39 of a 32-column buffer.
+!acc = !tcgen05.tmem<128x32xi32, S[(128, 32) : (1@TLane, 1@TCol)]>
+func.func @offset_past_the_buffer() attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8_i32 = arith.constant 8 : i32
+  // expected-note@+1 {{the buffer is declared here}}
+  %acc = tcgen05.buffer : !acc
+  // expected-note@+1 {{the address is taken here}}
+  %d = tcgen05.buffer_address %acc [0, 0] : !acc
+  scf.for %k = %c0 to %c4 step %c1 {
+    %k_i32 = arith.index_cast %k : index to i32
+    %col = arith.muli %k_i32, %c8_i32 : i32
+    // expected-error@+1 {{the 'tcgen05.ld' at this address may reach columns 0 to 39 of the buffer, which spans 32 columns}}
+    %at = arith.addi %d, %col : i32
+    // expected-note@+1 {{the access}}
+    %v = tcgen05.ld %at shape_32x32b x16 : vector<16xi32>
+  }
   func.return
 }
 

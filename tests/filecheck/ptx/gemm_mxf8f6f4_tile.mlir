@@ -1,12 +1,13 @@
-// RUN: tmem-opt %S/../../../examples/gemm_mxf8f6f4_tile.mlir -p tmem-assign-lanes -t ptx --ptxas-check | filecheck %s
+// RUN: tmem-opt %S/../../../examples/gemm_mxf8f6f4_tile.mlir -p tmem-pipeline -t ptx --ptxas-check | filecheck %s
 // REQUIRES: ptxas
 
-// The block-scaled 128x256x128 MXFP8 tile example assembles: the scale tiles copied into TMEM
+// The block-scaled 128x256x128 MXFP8 tile example, planned by tmem-pipeline (D and both scale
+// factor tensors are tcgen05.buffer ops: one 512-column allocation opens the kernel), assembles: the scale tiles copied into TMEM
 // with tcgen05.cp.32x128b.warpx4, four block-scaled mma k-steps whose instruction descriptors
 // carry the scale-factor IDs 0-3 (bits 29-30 for A, 4-5 for B; UE8M0 in bit 23), one commit.
 
+// CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tmem_plan_slot], 512;
 // CHECK: fence.proxy.async.shared::cta;
-// CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tmem_slot], 512;
 // CHECK: tcgen05.cp.cta_group::1.32x128b.warpx4 [%r{{[0-9]+}}], %rd{{[0-9]+}};
 // CHECK: tcgen05.cp.cta_group::1.32x128b.warpx4 [%r{{[0-9]+}}], %rd{{[0-9]+}};
 // CHECK: tcgen05.cp.cta_group::1.32x128b.warpx4 [%r{{[0-9]+}}], %rd{{[0-9]+}};

@@ -1,8 +1,8 @@
 // RUN: tmem-opt %S/../../../examples/tmem_shift.mlir -p tmem-pipeline -t ptx --ptxas-check | filecheck %s
 // REQUIRES: ptxas
 
-// The tcgen05.shift example assembles: two shifts (lane 0 and lane 64 + column 8) and the
-// commit that tracks them.
+// The tcgen05.shift example, planned by tmem-pipeline (its 16 columns a tcgen05.buffer),
+// assembles: two shifts (lane 0 and lane 64 + column 8) and the commit that tracks them.
 
 // CHECK: tcgen05.st.sync.aligned.32x32b.x16.b32
 // CHECK: tcgen05.wait::st.sync.aligned;
