@@ -23,6 +23,8 @@ from xdsl.dialects.test import TestOp as ValueSource
 
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm_async as up
+from tmem_dialect.dialects import tcgen05_cp as cp
+from tmem_dialect.dialects import tcgen05_desc as td
 from tmem_dialect.dialects import tcgen05_mma as tc
 from tmem_dialect.lowering.ptxas import run_ptxas
 
@@ -116,7 +118,7 @@ def tcgen05_accepts(form: MmaForm, version: tuple[int, int]) -> bool:
 
 def _verifier_accepts(form: MmaForm) -> bool:
     op = tc.MmaOp(
-        tc.MMAKind(form.kind.value),
+        td.MMAKind(form.kind.value),
         _value(i32), _value(i32 if form.a_tmem else i64), _value(i64), _value(i32), _value(i1),
         cta_group=form.cta_group,
         ws=form.ws,
@@ -255,13 +257,13 @@ def expected_shapes(kind: isa.Kind, cta_group: int, ws: bool, sparse: bool) -> s
 
 
 _TYPES = {
-    isa.Kind.F16: (tc.ElementKind.f16, tc.ElementKind.f32, None),
-    isa.Kind.TF32: (tc.ElementKind.tf32, tc.ElementKind.f32, None),
-    isa.Kind.F8F6F4: (tc.ElementKind.e4m3, tc.ElementKind.f32, None),
-    isa.Kind.I8: (tc.ElementKind.s8, tc.ElementKind.s32, None),
-    isa.Kind.MXF8F6F4: (tc.ElementKind.e4m3, None, tc.ElementKind.ue8m0),
-    isa.Kind.MXF4: (tc.ElementKind.e2m1, None, tc.ElementKind.ue8m0),
-    isa.Kind.MXF4NVF4: (tc.ElementKind.e2m1, None, tc.ElementKind.ue4m3),
+    isa.Kind.F16: (td.ElementKind.f16, td.ElementKind.f32, None),
+    isa.Kind.TF32: (td.ElementKind.tf32, td.ElementKind.f32, None),
+    isa.Kind.F8F6F4: (td.ElementKind.e4m3, td.ElementKind.f32, None),
+    isa.Kind.I8: (td.ElementKind.s8, td.ElementKind.s32, None),
+    isa.Kind.MXF8F6F4: (td.ElementKind.e4m3, None, td.ElementKind.ue8m0),
+    isa.Kind.MXF4: (td.ElementKind.e2m1, None, td.ElementKind.ue8m0),
+    isa.Kind.MXF4NVF4: (td.ElementKind.e2m1, None, td.ElementKind.ue4m3),
 }
 
 
@@ -282,9 +284,9 @@ def test_shape_table_follows_the_isa() -> None:
 
 def _mma_with_descriptor(kind: isa.Kind, cg: int, ws: bool, sp: bool, m: int, n: int) -> tc.MmaOp:
     ab, d, scale = _TYPES[kind]
-    desc = tc.InstrDescOp(tc.MMAKind(kind.value), m, n, ab, ab, d, scale_type=scale, sparse=sp)
+    desc = td.InstrDescOp(td.MMAKind(kind.value), m, n, ab, ab, d, scale_type=scale, sparse=sp)
     return tc.MmaOp(
-        tc.MMAKind(kind.value), _value(i32), _value(i64), _value(i64), desc.result, _value(i1),
+        td.MMAKind(kind.value), _value(i32), _value(i64), _value(i64), desc.result, _value(i1),
         cta_group=cg, ws=ws, sparse_metadata=_value(i32) if sp else None,
         scale_a=_value(i32) if kind.block_scaled else None, scale_b=_value(i32) if kind.block_scaled else None,
         scale_vec=tc.ScaleVecKind.x4 if kind is isa.Kind.MXF4NVF4 else None,
@@ -358,10 +360,10 @@ def build_cp(forms: Sequence[object]) -> tuple[str, dict[int, object]]:
     return "".join(lines), at
 
 
-def _cp_kinds(form: CpForm) -> tuple[tc.CpShapeKind, tc.CpMulticastKind | None, tc.CpSourceKind | None]:
-    shape = tc.CpShapeKind("shape_" + form.shape.value)
-    mc = tc.CpMulticastKind(form.multicast.value.replace("::", "_")) if form.multicast else None
-    src = tc.CpSourceKind(form.source.value) if form.source else None
+def _cp_kinds(form: CpForm) -> tuple[cp.CpShapeKind, cp.CpMulticastKind | None, cp.CpSourceKind | None]:
+    shape = cp.CpShapeKind("shape_" + form.shape.value)
+    mc = cp.CpMulticastKind(form.multicast.value.replace("::", "_")) if form.multicast else None
+    src = cp.CpSourceKind(form.source.value) if form.source else None
     return shape, mc, src
 
 
@@ -372,7 +374,7 @@ def test_cp_forms_match_ptxas() -> None:
     disagreements = []
     for form in forms:
         shape, mc, src = _cp_kinds(form)
-        ours = _accepts(tc.CpOp(_value(i32), _value(i64), shape, mc, src, form.cta_group))
+        ours = _accepts(cp.CpOp(_value(i32), _value(i64), shape, mc, src, form.cta_group))
         upstream = _accepts(up.Tcgen05CpOp(_value(up.TMEM_POINTER), _value(i64), form.shape, form.cta_group,
                                            form.multicast, form.source))  # fmt: skip
         if not ours == upstream == verdict[form]:
