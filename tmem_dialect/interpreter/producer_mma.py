@@ -56,11 +56,6 @@ class MmaIssue:
         )
 
         group = lifecycle.check_cta_group(m, w, op, ops.cta_group)
-        if ops.kind.block_scaled and group != 1:
-            self.report(op, Misuse(FindingKind.UNSUPPORTED,
-                                   f"the interpreter reads block-scale factors for cta_group::1 only ({op.name})"),
-                        severity="warning")
-            return
         ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
         k = ops.kind.dense_k
         rows = idesc.m // group
@@ -86,34 +81,36 @@ class MmaIssue:
         except (DescriptorError, MemoryFault) as e:
             self._operand_error(w, op, e)
             return
-        scales = None
-        if ops.kind.block_scaled:
-            scales = self._scale_factors(w, op, ops, idesc, rows)
-            if scales is None:
-                return
-            tmem_reads.append((w.cta, scales[3]))
+        scales: list = [None] * len(ctas)
+        if ops.kind.block_scaled:  # each CTA's tensor core reads the scale factors in its own TMEM
+            for i, c in enumerate(ctas):
+                scales[i] = self._scale_factors(AsCta(w, c), op, ops, idesc, rows, group)
+                if scales[i] is None:
+                    return
+                tmem_reads.append((c, scales[i][3]))
         for c in ctas:
             self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
         record = self._new_record(w, op)
         for c, cells in tmem_reads:
             self.async_tmem_reader[c][cells] = record
-        for c, a in zip(ctas, results):
+        for c, a, sf in zip(ctas, results, scales):
             tmem = m.ctas[c].tmem
             flat = tc.accumulator_flat(ops.d_taddr, idesc.m, idesc.n, group, ops.ws)
             if not self._writable(w, op, c, flat, "overwrites" if not ops.accumulate else "accumulates into"):
                 continue
             old = tc.from_cells(tmem.cells[flat], idesc.d_type) if ops.accumulate else None
-            if scales is None:
+            if sf is None:
                 d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
             else:
-                d = tc.multiply_block_scaled(idesc, a, b, old, *scales[:3])
+                d = tc.multiply_block_scaled(idesc, a, b, old, *sf[:3])
             self._write(c, flat, tc.to_cells(d), record)
 
     def _scale_factors(self: Producers, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
-                       rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+                       rows: int, group: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """(each row's lane partition, scale_A (rows, per_row), scale_B per partition (4, N,
-        per_row), the TMEM cells read) from TMEM (isa.scale_factor_cells); None after reporting
-        a bad operand."""
+        per_row), the TMEM cells read) from the TMEM of w's CTA (isa.scale_factor_cells); None
+        after reporting a bad operand. `rows`: the CTA's rows of D (M / cta_group); scale_B
+        covers all N columns in each CTA (isa.pair_scale_factor_rows)."""
         per_row = isa.scale_factors_per_row(ops.kind, ops.scale_vec)
         for role, sid in (("A", idesc.a_scale_id), ("B", idesc.b_scale_id)):
             if err := isa.scale_id_error(ops.kind, ops.scale_vec, sid):
@@ -121,12 +118,14 @@ class MmaIssue:
                 return None
         assert idesc.scale_type is not None and ops.scale_a_taddr is not None and ops.scale_b_taddr is not None
         cells = self.machine.ctas[w.cta].tmem.cells
-        d_lanes, _ = isa.accumulator_layout(idesc.m, 1, 1)
+        d_lanes, _ = isa.accumulator_layout(idesc.m, group, 1)
         partition = d_lanes[:, 0] // isa.LANES_PER_WARP
+        sfa_rows, sfb_rows = isa.pair_scale_factor_rows(idesc.m, idesc.n, group)
+        assert sfa_rows == rows
         try:
-            sfa, flat_a = tc.read_scale_factors(cells, ops.scale_a_taddr, rows, per_row, idesc.a_scale_id,
+            sfa, flat_a = tc.read_scale_factors(cells, ops.scale_a_taddr, sfa_rows, per_row, idesc.a_scale_id,
                                                 partition, idesc.scale_type)
-            sfb_parts = [tc.read_scale_factors(cells, ops.scale_b_taddr, idesc.n, per_row, idesc.b_scale_id, q,
+            sfb_parts = [tc.read_scale_factors(cells, ops.scale_b_taddr, sfb_rows, per_row, idesc.b_scale_id, q,
                                                idesc.scale_type)
                          for q in range(isa.TMEM_LANES // isa.LANES_PER_WARP)]
         except DescriptorError as e:
