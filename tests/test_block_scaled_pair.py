@@ -160,3 +160,77 @@ def test_ptxas_assembles_the_pair_tile():
     assert "tcgen05.cp.cta_group::2.32x128b.warpx4" in ptx
     result = run_ptxas(ptx, "sm_100a", PTXAS)
     assert result.ok, result.output
+
+
+# ---- the FP4 kinds on the same pair: A and B rows of 128 bytes are 256 e2m1 elements ----------
+
+
+def ue4m3(codes: np.ndarray) -> np.ndarray:
+    """Unsigned e4m3 (the NVFP4 scale): 4 exponent bits (bias 7), 3 mantissa bits."""
+    c = codes.astype(np.int64)
+    e, m = (c >> 3) & 0xF, c & 0x7
+    return np.where(e == 0, m / 8 * 2.0**-6, (1 + m / 8) * 2.0 ** (e - 7))
+
+
+def _drop_mma(text: str, step: int) -> str:
+    line = (f"      tcgen05.mma mxf8f6f4 %d, %desc_a{step}, %desc_b{step}, %idesc{step}, %true scale_a %t_sfa "
+            "scale_b %t_sfb scale_vec x1 cta_group(2) : i64\n")
+    assert text.count(line) == 1, line
+    return text.replace(line, "")
+
+
+def as_fp4(kind: str) -> tuple[str, int]:
+    """The pair example as kind::mxf4nvf4 (.scale_vec::4X, ue4m3: one mma of K = 64 with the four
+    scales of each word) or kind::mxf4 (.scale_vec::2X, ue8m0: two mmas of K = 64, scale IDs 0
+    and 2); returns the text and the mma count."""
+    text = EXAMPLE.replace("mxf8f6f4 m 256 n 256 a e4m3 b e4m3 scale ue8m0",
+                           f"{kind} m 256 n 256 a e2m1 b e2m1 scale {'ue4m3' if kind == 'mxf4nvf4' else 'ue8m0'}")
+    steps = (1, 2, 3) if kind == "mxf4nvf4" else (2, 3)
+    for k in steps:
+        text = _drop_mma(text, k)
+    if kind == "mxf4":
+        text = text.replace("scale_a_id 1 scale_b_id 1", "scale_a_id 2 scale_b_id 2")
+    text = text.replace("tcgen05.mma mxf8f6f4", f"tcgen05.mma {kind}")
+    text = text.replace("scale_vec x1", "scale_vec x4" if kind == "mxf4nvf4" else "scale_vec x2")
+    return text, 4 - len(steps)
+
+
+@pytest.mark.parametrize("level", ["tcgen05", "nvvm"])
+@pytest.mark.parametrize("kind", ["mxf4nvf4", "mxf4"])
+def test_the_pair_computes_the_fp4_products(kind, level):
+    text, mmas = as_fp4(kind)
+    rng = np.random.default_rng(7)
+    a_bytes = rng.integers(0, 256, (M, 128), dtype=np.uint8)
+    b_bytes = rng.integers(0, 256, (N, 128), dtype=np.uint8)
+    if kind == "mxf4nvf4":
+        block, decode = 16, ue4m3
+        sfa, sfb = rng.integers(0x28, 0x48, (M, 4), dtype=np.uint8), rng.integers(0x28, 0x48, (N, 4), dtype=np.uint8)
+    else:
+        block, decode = 32, ue8m0
+        sfa, sfb = rng.integers(120, 135, (M, 4), dtype=np.uint8), rng.integers(120, 135, (N, 4), dtype=np.uint8)
+    res = _run(text, level, a_bytes, b_bytes, sfa, sfb)
+    assert _errors(res) == [], res.render()
+
+    def elements(codes: np.ndarray) -> np.ndarray:  # two e2m1 per byte, the even element low
+        out = np.empty((codes.shape[0], 256), np.int64)
+        out[:, 0::2], out[:, 1::2] = codes & 0xF, codes >> 4
+        return e2m1(out)
+
+    kk = 64 * mmas  # the elements of K the mmas cover; scale j of a row covers elements block*j ..
+    sa = elements(a_bytes)[:, :kk] * np.repeat(decode(sfa), block, axis=1)[:, :kk]
+    sb = elements(b_bytes)[:, :kk] * np.repeat(decode(sfb), block, axis=1)[:, :kk]
+    d = np.zeros((M, N), np.float32)
+    for k in range(mmas):
+        s = slice(64 * k, 64 * (k + 1))
+        d = (sa[:, s] @ sb[:, s].T + d).astype(np.float32)
+    np.testing.assert_array_equal(res.args[4].reshape(M, N), d)
+
+
+@pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")
+@pytest.mark.parametrize("kind", ["mxf4nvf4", "mxf4"])
+def test_ptxas_assembles_the_fp4_pair(kind):
+    text, _ = as_fp4(kind)
+    ptx = emit_ptx(_module(text, "nvvm"), version=(8, 7)).text  # mxf4nvf4 needs PTX ISA 8.7
+    assert f"tcgen05.mma.cta_group::2.kind::{kind}.block_scale" in ptx
+    result = run_ptxas(ptx, "sm_100a", PTXAS)
+    assert result.ok, result.output
