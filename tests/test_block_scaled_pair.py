@@ -234,3 +234,16 @@ def test_ptxas_assembles_the_fp4_pair(kind):
     assert f"tcgen05.mma.cta_group::2.kind::{kind}.block_scale" in ptx
     result = run_ptxas(ptx, "sm_100a", PTXAS)
     assert result.ok, result.output
+
+
+def test_k96_is_reported_as_not_modelled():
+    """K = 96 (256xNx96, .block16) verifies, but its scale layouts are not modelled: the
+    interpreter says so instead of computing with the K = 64 layout."""
+    text, _ = as_fp4("mxf4nvf4")
+    text = text.replace("a e2m1 b e2m1 scale ue4m3\n", "a e2m1 b e2m1 scale ue4m3 k96\n", 1).replace("scale_vec x4",
+                                                                                                    "scale_vec block16")
+    assert " k96\n" in text
+    rng = np.random.default_rng(0)
+    res = _run(text, "tcgen05", rng.integers(0, 256, (M, 128), dtype=np.uint8),
+               rng.integers(0, 256, (N, 128), dtype=np.uint8), np.zeros((M, 4), np.uint8), np.zeros((N, 4), np.uint8))
+    assert any("does not model K = 96" in d.message for d in res.diagnostics), res.render()

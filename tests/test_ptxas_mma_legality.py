@@ -250,7 +250,7 @@ def expected_shapes(kind: isa.Kind, cta_group: int, ws: bool, sparse: bool) -> s
     if kind.block_scaled:
         if cta_group == 1:
             return {(128, n) for n in range(8, 257, 8)}
-        return {(m, n) for m in (128, 256) for n in range(16, 257, 16)}
+        return {(m, n) for m in ((256,) if sparse else (128, 256)) for n in range(16, 257, 16)}  # .sp: 256xNxK
     if cta_group == 1:
         return {(m, n) for m in (64, 128) for n in range(8, 257, 8)}
     return {(m, n) for m in (128, 256) for n in range(16, 257, 16)}
@@ -309,6 +309,75 @@ def test_mma_verifier_checks_shapes_from_the_descriptor(kind: isa.Kind) -> None:
             if m <= 0:
                 continue
             assert _accepts(_mma_with_descriptor(kind, cg, ws, sp, m, n)) == ((m, n) in legal), (cg, ws, sp, m, n)
+
+
+# ---- K: Table 39's K column, written out independently of isa.py --------------------------------
+
+
+def expected_ks(kind: isa.Kind, cta_group: int, sparse: bool, m: int) -> set[int]:
+    """K of each block-scaled form: mxf8f6f4 32 (.sp 64); mxf4 / mxf4nvf4 64 (.sp 128), and
+    K1 = 96 for the dense cta_group::2 256xNxK1 shape."""
+    dense = {isa.Kind.MXF8F6F4: 32, isa.Kind.MXF4: 64, isa.Kind.MXF4NVF4: 64}[kind]
+    if sparse:
+        return {2 * dense}
+    if kind is not isa.Kind.MXF8F6F4 and cta_group == 2 and m == 256:
+        return {dense, 96}
+    return {dense}
+
+
+def _block_scaled_mma(kind: isa.Kind, cg: int, sp: bool, m: int, k96: bool, scale_vec=tc.ScaleVecKind.block32,
+                      scale_id: int = 0) -> tc.MmaOp:  # type: ignore[no-untyped-def]
+    ab, _, scale = _TYPES[kind]
+    desc = td.InstrDescOp(td.MMAKind(kind.value), m, 64, ab, ab, None, scale_type=scale, sparse=sp, k96=k96,
+                          scale_a_id=scale_id, scale_b_id=scale_id)
+    return tc.MmaOp(
+        td.MMAKind(kind.value), _value(i32), _value(i64), _value(i64), desc.result, _value(i1),
+        cta_group=cg, sparse_metadata=_value(i32) if sp else None, scale_a=_value(i32), scale_b=_value(i32),
+        scale_vec=scale_vec,
+    )  # fmt: skip
+
+
+def test_k_of_each_block_scaled_form_follows_the_isa() -> None:
+    """K = 96 (the descriptor's K-dimension bit) is accepted exactly where Table 39 lists it; the
+    other K is the kind's, and isa.mma_k says so."""
+    checked = 0
+    for kind in (k for k in isa.Kind if k.block_scaled):
+        for cg, sp in itertools.product((1, 2), (False, True)):
+            for m in sorted({m for m, _ in expected_shapes(kind, cg, False, sp)}):
+                ks = expected_ks(kind, cg, sp, m)
+                assert isa.mma_k(kind, sp) in ks and len(ks - {96}) == 1, (kind, cg, sp, m)
+                if kind is not isa.Kind.MXF8F6F4:  # mxf8f6f4 has no K-dimension field
+                    assert _accepts(_block_scaled_mma(kind, cg, sp, m, True)) == (96 in ks), (kind, cg, sp, m)
+                assert _accepts(_block_scaled_mma(kind, cg, sp, m, False)), (kind, cg, sp, m)
+                checked += 1
+    assert checked == 15  # per kind: cta_group::1 M 128 (dense, .sp), ::2 M 128, 256 dense and 256 .sp
+
+
+def test_k96_block_size_and_scale_ids() -> None:
+    """K = 96 takes .block32 (3 scales per row, any start byte) or .block16 (mxf4nvf4: 6 per row,
+    byte 0 or 2), not .scale_vec::NX (9.7.16.10.7.1 Table 54, 9.7.16.10.7.2.4/.5)."""
+    nv, mx = isa.Kind.MXF4NVF4, isa.Kind.MXF4
+    for sid in range(4):
+        assert _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.block32, sid))
+        assert _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.block16, sid)) == (sid in (0, 2))
+    assert not _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.x2))
+    assert not _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.x4))
+    assert not _accepts(_block_scaled_mma(mx, 2, False, 256, True, tc.ScaleVecKind.x2))
+    assert _accepts(_block_scaled_mma(mx, 2, False, 256, True, tc.ScaleVecKind.block32, 3))
+    assert isa.scale_factors_per_row(nv, isa.ScaleVec.BLOCK16, k96=True) == 6
+    assert isa.scale_factors_per_row(mx, isa.ScaleVec.BLOCK32, k96=True) == 3
+
+
+def test_the_k_dimension_is_bit_31_of_the_fp4_descriptor() -> None:
+    for kind in (isa.Kind.MXF4, isa.Kind.MXF4NVF4):
+        d = isa.InstrDescriptor(kind, 256, 64, isa.DType.E2M1, isa.DType.E2M1, scale_type=isa.DType.UE8M0, k96=True)
+        raw = d.encode()
+        assert raw >> 31 == 1 and isa.decode_instr_descriptor(kind, raw) == d
+        assert isa.decode_instr_descriptor(kind, raw & ~(1 << 31)).k96 is False
+    raw = isa.InstrDescriptor(isa.Kind.MXF8F6F4, 256, 64, isa.DType.E4M3, isa.DType.E4M3,
+                              scale_type=isa.DType.UE8M0).encode()  # fmt: skip
+    with pytest.raises(ValueError, match="reserved"):
+        isa.decode_instr_descriptor(isa.Kind.MXF8F6F4, raw | (1 << 31))
 
 
 @needs_ptxas

@@ -174,7 +174,7 @@ class SmemDescOp(IRDLOperation):
         _checks([e for e in errors if start is not None or not e.startswith("start address")])
 
 
-_IDESC_FLAGS = ("transpose_a", "transpose_b", "negate_a", "negate_b", "sparse", "saturate")
+_IDESC_FLAGS = ("transpose_a", "transpose_b", "negate_a", "negate_b", "sparse", "saturate", "k96")
 
 
 @irdl_op_definition
@@ -200,6 +200,7 @@ class InstrDescOp(IRDLOperation):
     negate_b = opt_prop_def(UnitAttr)
     sparse = opt_prop_def(UnitAttr)
     saturate = opt_prop_def(UnitAttr)
+    k96 = opt_prop_def(UnitAttr)  # kind::mxf4 / mxf4nvf4: K = 96 (isa.k96_error)
     scale_a_id = opt_prop_def(IntegerAttr[I32])  # block-scaled kinds: the scale-factor A / B IDs
     scale_b_id = opt_prop_def(IntegerAttr[I32])
     result = result_def(i32)
@@ -208,7 +209,7 @@ class InstrDescOp(IRDLOperation):
         "$kind `m` $m `n` $n `a` $a_type `b` $b_type (`d` $d_type^)? (`scale` $scale_type^)? "
         "(`scale_a_id` $scale_a_id^)? (`scale_b_id` $scale_b_id^)? "
         "(`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? (`negate_a` $negate_a^)? "
-        "(`negate_b` $negate_b^)? (`sparse` $sparse^)? (`saturate` $saturate^)? attr-dict"
+        "(`negate_b` $negate_b^)? (`sparse` $sparse^)? (`saturate` $saturate^)? (`k96` $k96^)? attr-dict"
     )
 
     def __init__(

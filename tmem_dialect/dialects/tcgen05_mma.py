@@ -191,9 +191,11 @@ class MmaOp(CtaGroupOp, TMEMEffectOp):
                 errors.append(
                     "the instruction descriptor's sparsity flag and the sparsity metadata operand disagree"
                 )
-            if kind.block_scaled:
+            if desc.k96 and (err := isa.k96_scale_vec_error(self.isa_scale_vec)):
+                errors.append(err)
+            elif kind.block_scaled:
                 for role, sid in (("A", desc.a_scale_id), ("B", desc.b_scale_id)):
-                    if err := isa.scale_id_error(kind, self.isa_scale_vec, sid):
+                    if err := isa.scale_id_error(kind, self.isa_scale_vec, sid, desc.k96):
                         errors.append(f"scale {role}: {err}")
             _checks([f"instruction descriptor: {e}" for e in errors])
 

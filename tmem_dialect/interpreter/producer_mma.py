@@ -111,6 +111,10 @@ class MmaIssue:
         per_row), the TMEM cells read) from the TMEM of w's CTA (isa.scale_factor_cells); None
         after reporting a bad operand. `rows`: the CTA's rows of D (M / cta_group); scale_B
         covers all N columns in each CTA (isa.pair_scale_factor_rows)."""
+        if idesc.k96:  # the K = 96 scale layouts span two sub-columns (Figures 234-252): not modelled
+            self.report(op, Misuse(FindingKind.UNSUPPORTED, f"{op.name}: the interpreter does not model K = 96 "
+                                   "(the instruction descriptor's K-dimension bit)"), severity="warning")
+            return None
         per_row = isa.scale_factors_per_row(ops.kind, ops.scale_vec)
         for role, sid in (("A", idesc.a_scale_id), ("B", idesc.b_scale_id)):
             if err := isa.scale_id_error(ops.kind, ops.scale_vec, sid):
