@@ -475,6 +475,7 @@ def test_cta_group_2_mma_of_the_second_pair_of_a_cluster_of_4() -> None:
     from tmem_dialect.interpreter import producers as P
     from tmem_dialect.interpreter import smem_descriptor as sd
     from tmem_dialect.interpreter.machine import Machine, Options
+    from tmem_dialect.interpreter.producer_mma import MmaOperands
 
     m = Machine(128, 4, Options())
     n = 64
@@ -493,7 +494,7 @@ def test_cta_group_2_mma_of_the_second_pair_of_a_cluster_of_4() -> None:
         m.cta(c).tmem.allocator.take(0, 256, 4 * c, None, 2)
     op = arith.ConstantOp.from_int_and_width(0, 32)
     idesc = isa.InstrDescriptor(isa.Kind.F16, 256, n, F16, F16).encode()
-    operands = P.MmaOperands(isa.Kind.F16, 2, 0, sd.encode(buf_b.base, 16, 1024, 2), idesc, False,
+    operands = MmaOperands(isa.Kind.F16, 2, 0, sd.encode(buf_b.base, 16, 1024, 2), idesc, False,
                              a_desc=sd.encode(buf_a.base, 16, 1024, 2))
     P.of(m).mma(FakeWarp(8, 2), op, operands)
     assert [f.diagnostic.message for f in m.findings] == []

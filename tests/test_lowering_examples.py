@@ -97,6 +97,13 @@ EXAMPLE_ARGS = {
         np.full(256, 0x807F7E7F, np.uint32).view(np.int32),
         np.zeros(32768, np.float32),
     ],
+    "gemm_mxf8f6f4_pair_tile": lambda: [
+        (np.arange(8192) * 0x01030507 % 0x7E7E7E7E).astype(np.int32),  # e4m3 codes, none 0x7F
+        (np.arange(8192) * 0x02040608 % 0x7E7E7E7E).astype(np.int32),
+        np.full(256, 0x7F7E7F80, np.int32),  # ue8m0 scales 2^1, 2^0, 2^-1, 2^0
+        np.full(256, 0x807F7E7F, np.uint32).view(np.int32),
+        np.zeros(65536, np.float32),
+    ],
     "gemm_mxf4nvf4_tile": lambda: [
         (np.arange(4096) * 0x01234567 % 0x7FFFFFFF).astype(np.int32),  # e2m1 codes, any nibble
         (np.arange(8192) * 0x07654321 % 0x7FFFFFFF).astype(np.int32),

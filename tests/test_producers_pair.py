@@ -15,6 +15,7 @@ from tmem_dialect import isa
 from tmem_dialect.interpreter import producers as P
 from tmem_dialect.interpreter import smem_descriptor as sd
 from tmem_dialect.interpreter.machine import Machine, Options
+from tmem_dialect.interpreter.producer_mma import MmaOperands
 
 F16 = isa.DType.F16
 
@@ -58,7 +59,7 @@ def test_cta_group_2_m256_splits_d_across_the_pair():
     state = P.of(m)
     op = arith.ConstantOp.from_int_and_width(0, 32)
     idesc = isa.InstrDescriptor(isa.Kind.F16, 256, n, F16, F16).encode()
-    operands = P.MmaOperands(isa.Kind.F16, 2, 0, sd.encode(b_base, 16, 1024, 2), idesc, False,
+    operands = MmaOperands(isa.Kind.F16, 2, 0, sd.encode(b_base, 16, 1024, 2), idesc, False,
                              a_desc=sd.encode(a_base, 16, 1024, 2))
     state.mma(FakeWarp(0, 0), op, operands)
     assert [f.diagnostic.message for f in m.findings] == []
@@ -95,7 +96,7 @@ def test_commit_then_observed_wait_makes_d_readable():
     bar = 0x100
     state.init(issuer, op, np.full(32, bar), np.ones(32, dtype=np.int64))
     idesc = isa.InstrDescriptor(isa.Kind.F16, 128, 64, F16, F16).encode()
-    state.mma(issuer, op, P.MmaOperands(isa.Kind.F16, 1, 0, sd.encode(buf_b.base, 16, 1024, 2), idesc, False,
+    state.mma(issuer, op, MmaOperands(isa.Kind.F16, 1, 0, sd.encode(buf_b.base, 16, 1024, 2), idesc, False,
                                         a_desc=sd.encode(buf_a.base, 16, 1024, 2)))
     d = m.ctas[0].tmem.cells.reshape(128, 512)[:, :64].view(np.float32)
     np.testing.assert_array_equal(d, (a.astype(np.float64) @ b.astype(np.float64).T).astype(np.float32))

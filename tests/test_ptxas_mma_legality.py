@@ -23,6 +23,8 @@ from xdsl.dialects.test import TestOp as ValueSource
 
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm_async as up
+from tmem_dialect.dialects import tcgen05_cp as cp
+from tmem_dialect.dialects import tcgen05_desc as td
 from tmem_dialect.dialects import tcgen05_mma as tc
 from tmem_dialect.lowering.ptxas import run_ptxas
 
@@ -116,7 +118,7 @@ def tcgen05_accepts(form: MmaForm, version: tuple[int, int]) -> bool:
 
 def _verifier_accepts(form: MmaForm) -> bool:
     op = tc.MmaOp(
-        tc.MMAKind(form.kind.value),
+        td.MMAKind(form.kind.value),
         _value(i32), _value(i32 if form.a_tmem else i64), _value(i64), _value(i32), _value(i1),
         cta_group=form.cta_group,
         ws=form.ws,
@@ -248,20 +250,20 @@ def expected_shapes(kind: isa.Kind, cta_group: int, ws: bool, sparse: bool) -> s
     if kind.block_scaled:
         if cta_group == 1:
             return {(128, n) for n in range(8, 257, 8)}
-        return {(m, n) for m in (128, 256) for n in range(16, 257, 16)}
+        return {(m, n) for m in ((256,) if sparse else (128, 256)) for n in range(16, 257, 16)}  # .sp: 256xNxK
     if cta_group == 1:
         return {(m, n) for m in (64, 128) for n in range(8, 257, 8)}
     return {(m, n) for m in (128, 256) for n in range(16, 257, 16)}
 
 
 _TYPES = {
-    isa.Kind.F16: (tc.ElementKind.f16, tc.ElementKind.f32, None),
-    isa.Kind.TF32: (tc.ElementKind.tf32, tc.ElementKind.f32, None),
-    isa.Kind.F8F6F4: (tc.ElementKind.e4m3, tc.ElementKind.f32, None),
-    isa.Kind.I8: (tc.ElementKind.s8, tc.ElementKind.s32, None),
-    isa.Kind.MXF8F6F4: (tc.ElementKind.e4m3, None, tc.ElementKind.ue8m0),
-    isa.Kind.MXF4: (tc.ElementKind.e2m1, None, tc.ElementKind.ue8m0),
-    isa.Kind.MXF4NVF4: (tc.ElementKind.e2m1, None, tc.ElementKind.ue4m3),
+    isa.Kind.F16: (td.ElementKind.f16, td.ElementKind.f32, None),
+    isa.Kind.TF32: (td.ElementKind.tf32, td.ElementKind.f32, None),
+    isa.Kind.F8F6F4: (td.ElementKind.e4m3, td.ElementKind.f32, None),
+    isa.Kind.I8: (td.ElementKind.s8, td.ElementKind.s32, None),
+    isa.Kind.MXF8F6F4: (td.ElementKind.e4m3, None, td.ElementKind.ue8m0),
+    isa.Kind.MXF4: (td.ElementKind.e2m1, None, td.ElementKind.ue8m0),
+    isa.Kind.MXF4NVF4: (td.ElementKind.e2m1, None, td.ElementKind.ue4m3),
 }
 
 
@@ -282,9 +284,9 @@ def test_shape_table_follows_the_isa() -> None:
 
 def _mma_with_descriptor(kind: isa.Kind, cg: int, ws: bool, sp: bool, m: int, n: int) -> tc.MmaOp:
     ab, d, scale = _TYPES[kind]
-    desc = tc.InstrDescOp(tc.MMAKind(kind.value), m, n, ab, ab, d, scale_type=scale, sparse=sp)
+    desc = td.InstrDescOp(td.MMAKind(kind.value), m, n, ab, ab, d, scale_type=scale, sparse=sp)
     return tc.MmaOp(
-        tc.MMAKind(kind.value), _value(i32), _value(i64), _value(i64), desc.result, _value(i1),
+        td.MMAKind(kind.value), _value(i32), _value(i64), _value(i64), desc.result, _value(i1),
         cta_group=cg, ws=ws, sparse_metadata=_value(i32) if sp else None,
         scale_a=_value(i32) if kind.block_scaled else None, scale_b=_value(i32) if kind.block_scaled else None,
         scale_vec=tc.ScaleVecKind.x4 if kind is isa.Kind.MXF4NVF4 else None,
@@ -307,6 +309,75 @@ def test_mma_verifier_checks_shapes_from_the_descriptor(kind: isa.Kind) -> None:
             if m <= 0:
                 continue
             assert _accepts(_mma_with_descriptor(kind, cg, ws, sp, m, n)) == ((m, n) in legal), (cg, ws, sp, m, n)
+
+
+# ---- K: Table 39's K column, written out independently of isa.py --------------------------------
+
+
+def expected_ks(kind: isa.Kind, cta_group: int, sparse: bool, m: int) -> set[int]:
+    """K of each block-scaled form: mxf8f6f4 32 (.sp 64); mxf4 / mxf4nvf4 64 (.sp 128), and
+    K1 = 96 for the dense cta_group::2 256xNxK1 shape."""
+    dense = {isa.Kind.MXF8F6F4: 32, isa.Kind.MXF4: 64, isa.Kind.MXF4NVF4: 64}[kind]
+    if sparse:
+        return {2 * dense}
+    if kind is not isa.Kind.MXF8F6F4 and cta_group == 2 and m == 256:
+        return {dense, 96}
+    return {dense}
+
+
+def _block_scaled_mma(kind: isa.Kind, cg: int, sp: bool, m: int, k96: bool, scale_vec=tc.ScaleVecKind.block32,
+                      scale_id: int = 0) -> tc.MmaOp:  # type: ignore[no-untyped-def]
+    ab, _, scale = _TYPES[kind]
+    desc = td.InstrDescOp(td.MMAKind(kind.value), m, 64, ab, ab, None, scale_type=scale, sparse=sp, k96=k96,
+                          scale_a_id=scale_id, scale_b_id=scale_id)
+    return tc.MmaOp(
+        td.MMAKind(kind.value), _value(i32), _value(i64), _value(i64), desc.result, _value(i1),
+        cta_group=cg, sparse_metadata=_value(i32) if sp else None, scale_a=_value(i32), scale_b=_value(i32),
+        scale_vec=scale_vec,
+    )  # fmt: skip
+
+
+def test_k_of_each_block_scaled_form_follows_the_isa() -> None:
+    """K = 96 (the descriptor's K-dimension bit) is accepted exactly where Table 39 lists it; the
+    other K is the kind's, and isa.mma_k says so."""
+    checked = 0
+    for kind in (k for k in isa.Kind if k.block_scaled):
+        for cg, sp in itertools.product((1, 2), (False, True)):
+            for m in sorted({m for m, _ in expected_shapes(kind, cg, False, sp)}):
+                ks = expected_ks(kind, cg, sp, m)
+                assert isa.mma_k(kind, sp) in ks and len(ks - {96}) == 1, (kind, cg, sp, m)
+                if kind is not isa.Kind.MXF8F6F4:  # mxf8f6f4 has no K-dimension field
+                    assert _accepts(_block_scaled_mma(kind, cg, sp, m, True)) == (96 in ks), (kind, cg, sp, m)
+                assert _accepts(_block_scaled_mma(kind, cg, sp, m, False)), (kind, cg, sp, m)
+                checked += 1
+    assert checked == 15  # per kind: cta_group::1 M 128 (dense, .sp), ::2 M 128, 256 dense and 256 .sp
+
+
+def test_k96_block_size_and_scale_ids() -> None:
+    """K = 96 takes .block32 (3 scales per row, any start byte) or .block16 (mxf4nvf4: 6 per row,
+    byte 0 or 2), not .scale_vec::NX (9.7.16.10.7.1 Table 54, 9.7.16.10.7.2.4/.5)."""
+    nv, mx = isa.Kind.MXF4NVF4, isa.Kind.MXF4
+    for sid in range(4):
+        assert _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.block32, sid))
+        assert _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.block16, sid)) == (sid in (0, 2))
+    assert not _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.x2))
+    assert not _accepts(_block_scaled_mma(nv, 2, False, 256, True, tc.ScaleVecKind.x4))
+    assert not _accepts(_block_scaled_mma(mx, 2, False, 256, True, tc.ScaleVecKind.x2))
+    assert _accepts(_block_scaled_mma(mx, 2, False, 256, True, tc.ScaleVecKind.block32, 3))
+    assert isa.scale_factors_per_row(nv, isa.ScaleVec.BLOCK16, k96=True) == 6
+    assert isa.scale_factors_per_row(mx, isa.ScaleVec.BLOCK32, k96=True) == 3
+
+
+def test_the_k_dimension_is_bit_31_of_the_fp4_descriptor() -> None:
+    for kind in (isa.Kind.MXF4, isa.Kind.MXF4NVF4):
+        d = isa.InstrDescriptor(kind, 256, 64, isa.DType.E2M1, isa.DType.E2M1, scale_type=isa.DType.UE8M0, k96=True)
+        raw = d.encode()
+        assert raw >> 31 == 1 and isa.decode_instr_descriptor(kind, raw) == d
+        assert isa.decode_instr_descriptor(kind, raw & ~(1 << 31)).k96 is False
+    raw = isa.InstrDescriptor(isa.Kind.MXF8F6F4, 256, 64, isa.DType.E4M3, isa.DType.E4M3,
+                              scale_type=isa.DType.UE8M0).encode()  # fmt: skip
+    with pytest.raises(ValueError, match="reserved"):
+        isa.decode_instr_descriptor(isa.Kind.MXF8F6F4, raw | (1 << 31))
 
 
 @needs_ptxas
@@ -358,10 +429,10 @@ def build_cp(forms: Sequence[object]) -> tuple[str, dict[int, object]]:
     return "".join(lines), at
 
 
-def _cp_kinds(form: CpForm) -> tuple[tc.CpShapeKind, tc.CpMulticastKind | None, tc.CpSourceKind | None]:
-    shape = tc.CpShapeKind("shape_" + form.shape.value)
-    mc = tc.CpMulticastKind(form.multicast.value.replace("::", "_")) if form.multicast else None
-    src = tc.CpSourceKind(form.source.value) if form.source else None
+def _cp_kinds(form: CpForm) -> tuple[cp.CpShapeKind, cp.CpMulticastKind | None, cp.CpSourceKind | None]:
+    shape = cp.CpShapeKind("shape_" + form.shape.value)
+    mc = cp.CpMulticastKind(form.multicast.value.replace("::", "_")) if form.multicast else None
+    src = cp.CpSourceKind(form.source.value) if form.source else None
     return shape, mc, src
 
 
@@ -372,7 +443,7 @@ def test_cp_forms_match_ptxas() -> None:
     disagreements = []
     for form in forms:
         shape, mc, src = _cp_kinds(form)
-        ours = _accepts(tc.CpOp(_value(i32), _value(i64), shape, mc, src, form.cta_group))
+        ours = _accepts(cp.CpOp(_value(i32), _value(i64), shape, mc, src, form.cta_group))
         upstream = _accepts(up.Tcgen05CpOp(_value(up.TMEM_POINTER), _value(i64), form.shape, form.cta_group,
                                            form.multicast, form.source))  # fmt: skip
         if not ours == upstream == verdict[form]:

@@ -3,7 +3,7 @@
 Names, properties and custom assembly follow upstream MLIR (as shipped in
 iree-base-compiler 3.13.0), so text printed here parses there unchanged and vice versa.
 The op families are in their own modules: nvvm_tmem (nvvm.tcgen05.* TMEM ops), nvvm_sync
-(barriers), nvvm_warp (shfl.sync, vote.sync), nvvm_cluster, nvvm_mma, nvvm_mbarrier, nvvm_tma;
+(barriers), nvvm_warp (shfl.sync, vote.sync), nvvm_cluster, nvvm_mma, nvvm_cp, nvvm_mbarrier, nvvm_tma;
 `NVVM` collects them all.
 """
 

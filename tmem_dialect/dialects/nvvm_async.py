@@ -1,4 +1,4 @@
-"""Upstream NVVM's producer and mbarrier ops (nvvm_mma, nvvm_mbarrier), as one namespace and op list.
+"""Upstream NVVM's producer and mbarrier ops (nvvm_mma, nvvm_cp, nvvm_mbarrier), as one namespace and op list.
 
 Names, properties and custom assembly are those iree-opt 3.13.0 (upstream MLIR, LLVM 24) prints
 and parses; each custom form was read off iree-opt's own printer, so text printed here parses
@@ -6,6 +6,15 @@ there unchanged and vice versa.
 """
 
 from tmem_dialect.dialects.nvvm import TMEM_POINTER, CTAGroupKind, CTAGroupKindAttr  # noqa: F401
+from tmem_dialect.dialects.nvvm_cp import *
+from tmem_dialect.dialects.nvvm_cp import (
+    CpMulticastAttr,
+    CpShapeAttr,
+    CpSrcFormatAttr,
+    Tcgen05CommitOp,
+    Tcgen05CpOp,
+    Tcgen05ShiftOp,
+)  # fmt: skip
 from tmem_dialect.dialects.nvvm_mbarrier import *
 from tmem_dialect.dialects.nvvm_mbarrier import (
     ElectSyncOp,
@@ -30,17 +39,10 @@ from tmem_dialect.dialects.nvvm_mma import (
     BlockScaleAttr,
     CollectorBAttr,
     CollectorOpAttr,
-    CpMulticastAttr,
-    CpShapeAttr,
-    CpSrcFormatAttr,
     MMAKindAttr,
-    Tcgen05CommitOp,
-    Tcgen05CpOp,
     Tcgen05MmaSmemDescOp,
-    Tcgen05ShiftOp,
 )  # fmt: skip
-
-from tmem_dialect.dialects.nvvm_tma import TMA_ATTRS, TMA_OPS  # noqa: E402
+from tmem_dialect.dialects.nvvm_tma import TMA_ATTRS, TMA_OPS
 
 ASYNC_OPS = [
     *TMA_OPS,

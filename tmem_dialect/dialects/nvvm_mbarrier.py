@@ -51,7 +51,11 @@ from tmem_dialect.dialects.nvvm_custom import (
     parse_clauses,
     print_clauses,
 )
-from tmem_dialect.dialects.nvvm_mma import _check_barrier_pointer
+
+
+def _check_barrier_pointer(value: SSAValue, what: str = "the mbarrier") -> None:
+    if pointer_address_space(value.type) not in (0, 3):
+        raise VerifyException(f"{what} must be !llvm.ptr<3> or !llvm.ptr, got {value.type}")
 
 
 class MemScope(StrEnum):

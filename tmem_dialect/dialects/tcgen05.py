@@ -1,7 +1,7 @@
 """The tcgen05 dialect: Tensor Memory allocation, warp-level ld/st, waits and fences; the Dialect object.
 
-TMEM buffer types and warpgroup tiles are in tcgen05_tiles, mma/cp/shift/commit and mbarriers in
-tcgen05_mma and tcgen05_mbarrier, TMA in tcgen05_tma; `TCGEN05` collects them all.
+TMEM buffer types and warpgroup tiles are in tcgen05_tiles, descriptors in tcgen05_desc, mma in
+tcgen05_mma, cp/shift/commit in tcgen05_cp, mbarriers in tcgen05_mbarrier, TMA in tcgen05_tma; `TCGEN05` collects them all.
 """
 
 from __future__ import annotations
@@ -464,7 +464,10 @@ class FenceOp(IRDLOperation, TMEMEffectOp):
 
 def _build_dialect() -> Dialect:
     # tcgen05_tiles builds on this module's allocations and slots, so the families join lazily.
-    from tmem_dialect.dialects.tcgen05_mma import ASYNC_ATTRS, ASYNC_OPS
+    from tmem_dialect.dialects.tcgen05_cp import CP_ATTRS, CP_OPS
+    from tmem_dialect.dialects.tcgen05_desc import DESC_ATTRS, DESC_OPS
+    from tmem_dialect.dialects.tcgen05_mbarrier import MBARRIER_ATTRS, MBARRIER_OPS
+    from tmem_dialect.dialects.tcgen05_mma import MmaOp, ScaleVecAttr
     from tmem_dialect.dialects.tcgen05_tiles import (
         DeclBufferOp,
         LayoutAttr,
@@ -477,7 +480,10 @@ def _build_dialect() -> Dialect:
     return Dialect(
         "tcgen05",
         [
-            *ASYNC_OPS,
+            *DESC_OPS,
+            MmaOp,
+            *CP_OPS,
+            *MBARRIER_OPS,
             *TMA_OPS,
             AllocOp,
             DeallocOp,
@@ -497,7 +503,10 @@ def _build_dialect() -> Dialect:
             FenceKindAttr,
             LayoutAttr,
             TMEMBufferType,
-            *ASYNC_ATTRS,
+            *DESC_ATTRS,
+            ScaleVecAttr,
+            *CP_ATTRS,
+            *MBARRIER_ATTRS,
         ],
     )
 

@@ -9,7 +9,7 @@ unmodelled, not approximated.
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerType, UnitAttr, VectorType, i1, i32, i64
+from xdsl.dialects.builtin import IntAttr, IntegerType, UnitAttr, i1, i32, i64
 from xdsl.ir import SSAValue
 
 from tmem_dialect import isa
@@ -54,11 +54,33 @@ _MMA = {
 }  # fmt: skip
 
 
+# upstream names the block size, PTX the scale vector: .scale_vec::1X (mxf8f6f4) and 2X (mxf4*) are
+# 32-element blocks, 4X is 16 (9.7.16.10.7.1: ".block32 is alias for .scale_vec::1X or
+# .scale_vec::2X based on .kind", ".block16 is alias for .scale_vec::4X"); no qualifier is the
+# kind's default (32).
+_BLOCK_SIZE = {
+    None: up.BlockScale.default, isa.ScaleVec.X1: up.BlockScale.block32, isa.ScaleVec.X2: up.BlockScale.block32,
+    isa.ScaleVec.BLOCK32: up.BlockScale.block32, isa.ScaleVec.X4: up.BlockScale.block16,
+    isa.ScaleVec.BLOCK16: up.BlockScale.block16,
+}  # fmt: skip
+_MMA_BLOCK_SCALE = {
+    isa.mma_mnemonic(kind, group, sparse=sparse, scale_vec=scale_vec, collector=spelled):
+        (kind, group, sparse, scale_vec, collector)
+    for kind in isa.Kind if kind.block_scaled
+    for group in isa.CTA_GROUPS
+    for sparse in (False, True)
+    for scale_vec in (None, *isa.ScaleVec) if isa.scale_vec_error(kind, scale_vec) is None
+    for spelled, collector in _COLLECTORS.items()
+}  # fmt: skip
+
+
 def tcgen05_mma(ctx: FunctionImporter, ins: Instruction) -> None:
     """tcgen05.mma.cta_group::N.kind::K{.collector::a::X}{.ashift} [d], a, b, idesc, {mask,}? en {, scale}?"""
+    if ins.opcode in _MMA_BLOCK_SCALE:
+        return _mma_block_scale(ctx, ins)
     found = _MMA.get(ins.opcode)
     if found is None:
-        raise _unmodelled(ins, "only the dense tcgen05.mma without .ws, .sp or .block_scale is imported")
+        raise _unmodelled(ins, "the .ws forms and the .sp form without .block_scale are not imported")
     kind, group, collector, ashift = found
     ops = list(ins.operands)
     if len(ops) < 5:
@@ -92,6 +114,41 @@ def tcgen05_mma(ctx: FunctionImporter, ins: Instruction) -> None:
     if ashift:
         props["aShift"] = UnitAttr()
     ctx.add(up.Tcgen05MMAOp.build_from(operands, props, {}))
+
+
+def _mma_block_scale(ctx: FunctionImporter, ins: Instruction) -> None:
+    """tcgen05.mma{.sp}.cta_group::N.kind::K.block_scale{.scale_vec::NX|.blockN}{.collector::a::X}
+    [d], a, b, {[sp-meta],}? idesc, [scale-A], [scale-B], enable-input-d (9.7.16.10.9)."""
+    kind, group, sparse, scale_vec, collector = _MMA_BLOCK_SCALE[ins.opcode]
+    if any(isinstance(o, VectorOperand) for o in ins.operands):
+        raise Invalid(f"'{ins.opcode}' takes no disable-output-lane mask (block-scaled kinds)")
+    ops = list(_operands(ins, 8 if sparse else 7))
+    d, a, b = ops[:3]
+    meta = ops[3] if sparse else None
+    idesc, sfa, sfb, enable = ops[-4:]
+    for what, operand in (("scale-A", sfa), ("scale-B", sfb)):
+        if not isinstance(operand, Address):
+            raise Invalid(f"'{ins.opcode}': the {what} operand is a TMEM address [%r]")
+    operands: dict[str, SSAValue] = {
+        "matrixD": _tmem(ctx, d),
+        "matrixA": _tmem(ctx, a) if isinstance(a, Address) else ctx.read(a, i64),
+        "matrixB": ctx.read(b, i64),
+        "idesc": ctx.read(idesc, i32),
+        "enableInputD": ctx.read(enable, i1),
+        "scaleA": _tmem(ctx, sfa),
+        "scaleB": _tmem(ctx, sfb),
+    }
+    if meta is not None:
+        operands["sparseMetadata"] = _tmem(ctx, meta)
+    props = {
+        "kind": up.MMAKindAttr(up.MMAKind(kind.value)),
+        "ctaGroup": up.CTAGroupKindAttr(nvvm.CTAGroupKind.of(group)),
+        "blockScale": up.BlockScaleAttr(_BLOCK_SIZE[scale_vec]),
+    }
+    if collector is not None:
+        props["collectorOp"] = collector
+    cls = up.Tcgen05MMASparseBlockScaleOp if sparse else up.Tcgen05MMABlockScaleOp
+    ctx.add(cls.build_from(operands, props, {}))
 
 
 # ---- tcgen05.cp, shift, commit ------------------------------------------------------------------

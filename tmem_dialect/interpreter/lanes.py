@@ -28,3 +28,13 @@ class WarpLanes(Protocol):
     pending_registers: dict[int, tuple[Any, Operation]]
 
     def thread_id(self, lane: int) -> int: ...
+
+
+class AsCta:
+    """A view of a warp as if it ran in CTA `cta` (the peer's shared memory of a cta_group::2 mma)."""
+
+    def __init__(self, w: Any, cta: int):
+        self._w, self.cta = w, cta
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._w, name)

@@ -1,4 +1,4 @@
-"""Run-time semantics of the TMEM producers and their synchronization: tcgen05.mma, tcgen05.commit, mbarriers, fence.proxy.async.
+"""The issue-10 state of a run: async tcgen05 completion, commit, proxy fences and the hooks the machine calls.
 
 The machine (interpreter.machine) owns TMEM, shared memory and the clocks; this module adds the
 state issue 10 needs beside them, created on first use (`of(machine)`):
@@ -7,7 +7,9 @@ state issue 10 needs beside them, created on first use (`of(machine)`):
   over before the commit's phase was observed is reported (`check_tmem`);
 - fence.proxy.async per warp, so that an mma reading shared memory that a generic-proxy store
   wrote without a proxy fence in between is reported (`check_proxy`).
-The numbers come from interpreter.tensor_core.
+The ops themselves are parts of Producers: mma in interpreter.producer_mma (the numbers come from
+interpreter.tensor_core), cp and shift in interpreter.producer_copies, the mbarrier ops in
+interpreter.producer_barriers.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from xdsl.ir import Operation
 
 from tmem_dialect import isa
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.interpreter import tensor_core as tc
-from tmem_dialect.interpreter.mbarrier import MBarrier, MBarriers, Misuse
+from tmem_dialect.interpreter.mbarrier import MBarriers, Misuse
 from tmem_dialect.interpreter.memory import MemoryFault
+from tmem_dialect.interpreter.producer_barriers import BarrierOps, StuckReason
+from tmem_dialect.interpreter.producer_copies import CopyIssue
+from tmem_dialect.interpreter.producer_mma import MmaIssue
 from tmem_dialect.interpreter.smem_descriptor import DescriptorError
 from tmem_dialect.interpreter.tmem import CELLS, CellSet, cell_text, conflicts
 from tmem_dialect.memory_model import EffectKind
@@ -43,26 +47,7 @@ class AsyncRecord:
     cta: int
 
 
-@dataclass
-class MmaOperands:
-    """The operands of one tcgen05.mma as one issuing thread holds them (numbers, not SSA values)."""
-
-    kind: isa.Kind
-    cta_group: int
-    d_taddr: int
-    b_desc: int
-    idesc: int
-    accumulate: bool
-    a_desc: int | None = None  # A from shared memory
-    a_taddr: int | None = None  # A from TMEM
-    scale_input_d: int | None = None
-    ws: bool = False
-    scale_a_taddr: int | None = None  # block-scaled kinds: the scale factors in TMEM
-    scale_b_taddr: int | None = None
-    scale_vec: isa.ScaleVec | None = None
-
-
-class Producers:
+class Producers(MmaIssue, CopyIssue, BarrierOps):
     """The issue-10 state of one run."""
 
     def __init__(self, machine: Machine):
@@ -72,7 +57,7 @@ class Producers:
         self.async_tmem_reader = [np.full(CELLS, -1, dtype=np.int64) for _ in machine.ctas]  # mma operands in TMEM
         self.records: list[AsyncRecord] = []
         self.proxy_fences: list[list[int]] = [[] for _ in range(machine.warp_count)]
-        self.stuck: dict[int, tuple[_StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
+        self.stuck: dict[int, tuple[StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
         self.async_reads: dict[int, np.ndarray] = {}  # id(shared buffer) -> per word, the async op reading it
         self.cluster_known: dict[int, np.ndarray] = {}  # cluster barrier phase -> the join its arrivals knew complete
 
@@ -176,102 +161,6 @@ class Producers:
 
         return read
 
-    # ---- tcgen05.mma -----------------------------------------------------------------------
-
-    def mma(self, w: WarpInterpreter, op: Operation, ops: MmaOperands) -> None:
-        """One thread's tcgen05.mma: D (+)= A·B computed now, completion tracked until a commit."""
-        m = self.machine
-        try:
-            idesc = tc.decode_instr(ops.idesc, ops.kind)
-        except DescriptorError as e:
-            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: {e}"))
-            return
-        from tmem_dialect.interpreter import (
-            lifecycle,  # it sits above this module (imports the machine)
-        )
-
-        group = lifecycle.check_cta_group(m, w, op, ops.cta_group)
-        if ops.kind.block_scaled and group != 1:
-            self.report(op, Misuse(FindingKind.UNSUPPORTED,
-                                   f"the interpreter reads block-scale factors for cta_group::1 only ({op.name})"),
-                        severity="warning")
-            return
-        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
-        k = ops.kind.dense_k
-        rows = idesc.m // group
-        try:
-            b_parts = []
-            for c in ctas:
-                read = self.shared_reader(_AsCta(w, c), op)
-                b_parts.append(tc.read_smem_operand(read, ops.b_desc, ops.kind, idesc.b_type,
-                                                    idesc.n // group, k, idesc.transpose_b))
-            b = np.concatenate(b_parts, axis=0)
-            results = []
-            tmem_reads: list[tuple[int, np.ndarray]] = []  # (CTA, cells) of the operands read from TMEM
-            for c in ctas:
-                if ops.a_taddr is not None:
-                    a = tc.read_tmem_operand(m.ctas[c].tmem.cells, ops.a_taddr, idesc.a_type, idesc.m, k, group)
-                    a_flat, _ = tc.a_from_tmem_flat(ops.a_taddr, idesc.m, k, idesc.a_type.bits, group)
-                    tmem_reads.append((c, np.unique(a_flat)))
-                else:
-                    assert ops.a_desc is not None
-                    a = tc.read_smem_operand(self.shared_reader(_AsCta(w, c), op), ops.a_desc, ops.kind,
-                                             idesc.a_type, rows, k, idesc.transpose_a)
-                results.append(a)
-        except (DescriptorError, MemoryFault) as e:
-            self._operand_error(w, op, e)
-            return
-        scales = None
-        if ops.kind.block_scaled:
-            scales = self._scale_factors(w, op, ops, idesc, rows)
-            if scales is None:
-                return
-            tmem_reads.append((w.cta, scales[3]))
-        for c in ctas:
-            self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
-        record = self._new_record(w, op)
-        for c, cells in tmem_reads:
-            self.async_tmem_reader[c][cells] = record
-        for c, a in zip(ctas, results):
-            tmem = m.ctas[c].tmem
-            flat = tc.accumulator_flat(ops.d_taddr, idesc.m, idesc.n, group, ops.ws)
-            if not self._writable(w, op, c, flat, "overwrites" if not ops.accumulate else "accumulates into"):
-                continue
-            old = tc.from_cells(tmem.cells[flat], idesc.d_type) if ops.accumulate else None
-            if scales is None:
-                d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
-            else:
-                d = tc.multiply_block_scaled(idesc, a, b, old, *scales[:3])
-            self._write(c, flat, tc.to_cells(d), record)
-
-    def _scale_factors(self, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
-                       rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """(each row's lane partition, scale_A (rows, per_row), scale_B per partition (4, N,
-        per_row), the TMEM cells read) from TMEM (isa.scale_factor_cells); None after reporting
-        a bad operand."""
-        per_row = isa.scale_factors_per_row(ops.kind, ops.scale_vec)
-        for role, sid in (("A", idesc.a_scale_id), ("B", idesc.b_scale_id)):
-            if err := isa.scale_id_error(ops.kind, ops.scale_vec, sid):
-                self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"instruction descriptor {ops.idesc:#010x}: scale {role}: {err}"))
-                return None
-        assert idesc.scale_type is not None and ops.scale_a_taddr is not None and ops.scale_b_taddr is not None
-        cells = self.machine.ctas[w.cta].tmem.cells
-        d_lanes, _ = isa.accumulator_layout(idesc.m, 1, 1)
-        partition = d_lanes[:, 0] // isa.LANES_PER_WARP
-        try:
-            sfa, flat_a = tc.read_scale_factors(cells, ops.scale_a_taddr, rows, per_row, idesc.a_scale_id,
-                                                partition, idesc.scale_type)
-            sfb_parts = [tc.read_scale_factors(cells, ops.scale_b_taddr, idesc.n, per_row, idesc.b_scale_id, q,
-                                               idesc.scale_type)
-                         for q in range(isa.TMEM_LANES // isa.LANES_PER_WARP)]
-        except DescriptorError as e:
-            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: {e}"))
-            return None
-        flats = [flat_a.reshape(-1)] + [f.reshape(-1) for _, f in sfb_parts]
-        read = np.unique(np.concatenate(flats))
-        self.check_tmem(w, op, read, "reads scale factors in", same_warp_pipelined=True)
-        return partition, sfa, np.stack([v for v, _ in sfb_parts]), read
-
     def _operand_error(self, w: WarpInterpreter, op: Operation, e: Exception) -> None:
         if isinstance(e, DescriptorError):
             self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: {e}"))
@@ -321,90 +210,6 @@ class Producers:
                                 "which is not allocated", key=w.warp)
             return False
         return True
-
-    def _check_operand_fences(self, w, op, cta, ops: MmaOperands, idesc, rows, k, group) -> None:
-        from tmem_dialect.interpreter import smem_descriptor as sd
-
-        reads = []
-        for desc_value, t, n, mn_major in ((ops.a_desc, idesc.a_type, rows, idesc.transpose_a),
-                                           (ops.b_desc, idesc.b_type, idesc.n // group, idesc.transpose_b)):
-            if desc_value is None:
-                continue
-            desc = sd.decode(desc_value)
-            bits = isa.smem_container_bits(ops.kind, t)
-            addr, _ = sd.element_addresses(desc, n, k, bits, not mn_major)
-            reads.append(addr.reshape(-1))
-        addresses = np.concatenate(reads)
-        self.check_proxy(_AsCta(w, cta), op, addresses, "tcgen05.mma")
-        self.mark_async_reads(cta, addresses, len(self.records))  # the record about to be made
-
-    # ---- tcgen05.cp -------------------------------------------------------------------------
-
-    def cp(self, w: WarpInterpreter, op: Operation, taddr: int, desc_value: int, shape: isa.CpShape,
-           multicast: isa.CpMulticast | None, cta_group: int) -> None:
-        """One thread's tcgen05.cp: shape.rows rows of shape.row_bits bits, read through the SMEM
-        descriptor as a K-major canonical matrix of bytes (isa.smem), land in TMEM by
-        isa.cp_footprint, 4 bytes per 32-bit column (little-endian); asynchronous like mma."""
-        from tmem_dialect.interpreter import smem_descriptor as sd
-
-        m = self.machine
-        from tmem_dialect.interpreter import lifecycle
-
-        group = lifecycle.check_cta_group(m, w, op, cta_group)
-        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
-        fp = isa.cp_footprint(shape, multicast)
-        row_bytes = shape.row_bits // 8
-        try:
-            desc = sd.decode(desc_value)
-            addresses, _ = sd.element_addresses(desc, shape.rows, row_bytes, 8, k_major=True)
-            rows = [self.shared_reader(_AsCta(w, c), op)(addresses) for c in ctas]
-        except (DescriptorError, MemoryFault) as e:
-            self._operand_error(w, op, e)
-            return
-        for c in ctas:
-            self.check_proxy(_AsCta(w, c), op, addresses.reshape(-1), "tcgen05.cp")
-            self.mark_async_reads(c, addresses.reshape(-1), len(self.records))
-        record = self._new_record(w, op)
-        lane0, col0 = isa.taddr_lane(taddr), isa.taddr_column(taddr)
-        src_rows = np.array([r for r, lanes in enumerate(fp.lanes) for _ in lanes])
-        dst_lanes = np.array([lane for lanes in fp.lanes for lane in lanes]) + lane0
-        cols = col0 + np.arange(fp.columns)
-        flat = (dst_lanes[:, None] * isa.TMEM_COLUMNS + cols[None, :])
-        for c, data in zip(ctas, rows):
-            if self._writable(w, op, c, flat, "overwrites"):
-                words = np.ascontiguousarray(data.astype(np.uint8)).view(np.uint32)  # (rows, columns)
-                self._write(c, flat, words[src_rows], record)
-
-    # ---- tcgen05.shift ----------------------------------------------------------------------
-
-    def shift(self, w: WarpInterpreter, op: Operation, taddr: int, cta_group: int) -> None:
-        """One thread's tcgen05.shift.down: in the 32 lanes from taddr's lane, the 8 columns from
-        its column move one lane down (isa.shift_moves); asynchronous like mma and cp."""
-        m = self.machine
-        from tmem_dialect.interpreter import lifecycle
-
-        lane0, col0 = isa.taddr_lane(taddr), isa.taddr_column(taddr)
-        if err := isa.shift_taddr_error(lane0):
-            m.report(FindingKind.LANE_QUARTER, "error", op, f"{op.name} of warp {w.warp}: {err}", key=w.warp)
-            return
-        if col0 + isa.SHIFT_COLUMNS > isa.TMEM_COLUMNS:
-            m.report(FindingKind.OUT_OF_BOUNDS, "error", op,
-                     f"{op.name} of warp {w.warp} shifts columns {col0}..{col0 + isa.SHIFT_COLUMNS - 1}, past "
-                     f"column {isa.TMEM_COLUMNS - 1}", key=w.warp)
-            return
-        group = lifecycle.check_cta_group(m, w, op, cta_group)
-        ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
-        moves = np.array(isa.shift_moves())
-        cols = col0 + np.arange(isa.SHIFT_COLUMNS)
-        src = (lane0 + moves[:, :1]) * isa.TMEM_COLUMNS + cols[None, :]
-        dst = (lane0 + moves[:, 1:]) * isa.TMEM_COLUMNS + cols[None, :]
-        for c in ctas:
-            self.check_tmem(_AsCta(w, c), op, src.reshape(-1), "shifts", same_warp_pipelined=True)
-        record = self._new_record(w, op)
-        for c in ctas:
-            data = self.machine.ctas[c].tmem.cells[src].copy()  # read all rows before any moves
-            if self._writable(_AsCta(w, c), op, c, dst, "overwrites"):
-                self._write(c, dst, data, record)
 
     # ---- completion and its observers ------------------------------------------------------
 
@@ -490,99 +295,6 @@ class Producers:
         """A barrier among `warps` completed: what one knows complete, all do."""
         self.mbarriers.tracker.share(warps)
 
-    # ---- mbarrier ops ----------------------------------------------------------------------
-
-    def _lanes(self, w: WarpInterpreter) -> np.ndarray:
-        return np.flatnonzero(w.mask)
-
-    def init(self, w, op, addresses: np.ndarray, counts: np.ndarray) -> None:
-        for lane in self._lanes(w):
-            for misuse in self.mbarriers.init(w.cta, int(addresses[lane]), int(counts[lane]), w.warp,
-                                              self.machine.clocks[w.warp], op):
-                self.report(op, misuse)
-
-    def fence_init(self, w) -> None:
-        self.mbarriers.fence_init(w.warp, self.machine.clocks[w.warp])
-
-    def arrive(self, w, op, addresses: np.ndarray, counts: np.ndarray | None, tx: np.ndarray | None) -> np.ndarray:
-        """Per active thread; returns the state tokens (int64 per lane, -1 where none)."""
-        tokens = np.full(len(w.mask), -1, dtype=np.int64)
-        for lane in self._lanes(w):
-            try:  # a shared::cluster address arrives on another CTA's mbarrier (a remote arrive)
-                cta, address = self.machine.shared_target(w, int(addresses[lane]))
-            except MemoryFault as e:
-                self.machine.report(FindingKind.MEMORY_FAULT, "error", op, f"{op.name} of warp {w.warp}: {e}",
-                                    key=w.warp)
-                continue
-            token, out = self.mbarriers.arrive(
-                cta, address, w.warp, self.machine.clocks[w.warp],
-                1 if counts is None else int(counts[lane]), op, 0 if tx is None else int(tx[lane]),
-                peer=cta != w.cta)
-            if cta != w.cta:
-                self.machine.remote_access(w, op, cta)  # the peer CTA must not exit before it
-            for misuse in out:
-                self.report(op, misuse)
-            if token is not None:
-                tokens[lane] = token
-        return tokens
-
-    def expect_tx(self, w, op, addresses: np.ndarray, tx: np.ndarray) -> None:
-        for lane in self._lanes(w):
-            for misuse in self.mbarriers.expect_tx(w.cta, int(addresses[lane]), w.warp,
-                                                   self.machine.clocks[w.warp], int(tx[lane]), op):
-                self.report(op, misuse)
-
-    def complete_tx(self, w, op, addresses: np.ndarray, tx: np.ndarray) -> None:
-        clock = self.machine.clocks[w.warp]
-        for lane in self._lanes(w):
-            for misuse in self.mbarriers.complete_tx(w.cta, int(addresses[lane]), int(tx[lane]), clock.vc.copy()):
-                self.report(op, misuse)
-        clock.tick()
-
-    def inval(self, w, op, addresses: np.ndarray) -> None:
-        for lane in self._lanes(w):
-            for misuse in self.mbarriers.inval(w.cta, int(addresses[lane]), w.warp, self.machine.clocks[w.warp]):
-                self.report(op, misuse)
-
-    def wait(self, w, op, addresses: np.ndarray, parity: np.ndarray | None, token: np.ndarray | None,
-             blocking: bool) -> np.ndarray:
-        """try_wait (blocking: suspends until the phase completes) or test_wait (returns at once).
-        Returns the per-lane predicate."""
-        m = self.machine
-        done = np.zeros(len(w.mask), dtype=bool)
-        lanes = self._lanes(w)
-        barriers: dict[int, MBarrier] = {}
-        for lane in lanes:
-            address = int(addresses[lane])
-            b, out = self.mbarriers._usable(w.cta, address, w.warp, m.clocks[w.warp], op.name, False)
-            for misuse in out:
-                self.report(op, misuse)
-            if b is not None and b.valid:
-                barriers[lane] = b
-        if not barriers:
-            return done
-
-        def ready() -> bool:
-            return all(self.mbarriers.wait_ready(b, _at(parity, lane), _at(token, lane))
-                       for lane, b in barriers.items())
-
-        if blocking and not ready():
-            lane0, b0 = next(iter(barriers.items()))
-            reason = _StuckReason(self, w.warp, b0, _at(parity, lane0), _at(token, lane0))
-            self.stuck[w.warp] = (reason, op)
-            m.scheduler.block(w.warp, reason, ready, op)
-            del self.stuck[w.warp]
-        for lane, b in barriers.items():
-            p, t = _at(parity, lane), _at(token, lane)
-            if self.mbarriers.wait_ready(b, p, t):
-                done[lane] = True
-                note = self.mbarriers.observe(b, w.warp, m.clocks[w.warp], p, t)
-                if note is not None:
-                    self.report(op, note, severity="note", key="vacuous")
-        if not blocking and not done[lanes].all():
-            m.scheduler.yield_now(w.warp)
-        return done
-
     def finish(self) -> None:
         """At the end of the run: why each mbarrier wait that never returned is stuck (beside the
         deadlock report), then phases left with partial arrivals or pending bytes."""
@@ -645,42 +357,6 @@ def check_access(machine: Machine, w: WarpInterpreter, op: Operation, kind: Effe
     if kind.writes_tmem or kind is EffectKind.DEALLOC:
         state.check_tmem_readers(w, op, w.cta, flat, verb)
         state.async_writer[w.cta][flat] = -1  # these cells no longer hold an async op's result
-
-
-def _at(values: np.ndarray | None, lane: int) -> int | None:
-    return None if values is None else int(values[lane])
-
-
-class _StuckReason(str):
-    """A block reason that describes the barrier's state when the deadlock is reported (not
-    when the warp blocked: arrivals may come in between)."""
-
-    def __new__(cls, producers: Producers, warp: int, b: MBarrier, parity: int | None, token: int | None):
-        self = super().__new__(cls, f"warp {warp} waits on an mbarrier")
-        self.producers, self.warp, self.b, self.parity, self.token = producers, warp, b, parity, token
-        return self
-
-    def misuse(self) -> Misuse:
-        return self.producers.mbarriers.stuck_wait(self.b, self.parity, self.token)
-
-    def __str__(self) -> str:
-        return f"warp {self.warp} {self.misuse().message}"
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-    def __add__(self, other: str) -> str:
-        return str(self) + other
-
-
-class _AsCta:
-    """A view of a warp as if it ran in CTA `cta` (the peer's shared memory of a cta_group::2 mma)."""
-
-    def __init__(self, w: WarpInterpreter, cta: int):
-        self._w, self.cta = w, cta
-
-    def __getattr__(self, name):
-        return getattr(self._w, name)
 
 
 def of(machine: Machine) -> Producers:

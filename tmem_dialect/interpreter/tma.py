@@ -29,6 +29,7 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import producers as P
+from tmem_dialect.interpreter.lanes import AsCta
 from tmem_dialect.interpreter.memory import Buffer, MemoryFault
 from tmem_dialect.interpreter.tensor_map import TensorMap, box_geometry, smem_addresses
 
@@ -181,7 +182,7 @@ class TmaState:
             shadow = m.shared.shadow_of(buf)
             m.shared._races(w, op, buf, shadow, words, write=True)  # generic accesses no barrier orders before it
             self._overwrites_a_load_in_flight(w, op, buf, words)
-            producers.check_shared_write(P._AsCta(w, cta), op, buf, words)  # an mma/cp still reading the stage
+            producers.check_shared_write(AsCta(w, cta), op, buf, words)  # an mma/cp still reading the stage
             buf.raw[flat - buf.base] = data.reshape(-1)
             shadow.written[flat - buf.base] = True
             shadow.origin[words] = None

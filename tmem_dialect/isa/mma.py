@@ -113,21 +113,57 @@ def scale_block_size(kind: Kind, scale_vec: ScaleVec | None) -> int:
     return 32
 
 
-def scale_factors_per_row(kind: Kind, scale_vec: ScaleVec | None) -> int:
-    """Scale factors each row of A (and column of B) has per MMA: K / block size (1, 2 or 4).
+def scale_factors_per_row(kind: Kind, scale_vec: ScaleVec | None, k96: bool = False) -> int:
+    """Scale factors each row of A (and column of B) has per MMA: K / block size (1, 2 or 4;
+    3 or 6 with K = 96, 9.7.16.10.7.1 Table 54: "M x 3" for .block32, "M x 6" for .block16).
 
     They sit in the 8-bit slots of one 32-bit TMEM cell per row, starting at the slot the
     instruction descriptor's scale-factor data ID names (9.7.16.10.9, "scale-A/B-tmem").
     """
-    return mma_k(kind) // scale_block_size(kind, scale_vec)
+    return mma_k(kind, k96=k96) // scale_block_size(kind, scale_vec)
 
 
-def scale_id_error(kind: Kind, scale_vec: ScaleVec | None, scale_id: int) -> str | None:
-    """A scale-factor data ID must leave room for the row's scale factors in the 4-slot cell."""
-    per_row = scale_factors_per_row(kind, scale_vec)
-    if not 0 <= scale_id <= 3 or scale_id % per_row:
-        legal = ", ".join(str(i) for i in range(0, 4, per_row))
+def scale_id_error(kind: Kind, scale_vec: ScaleVec | None, scale_id: int, k96: bool = False) -> str | None:
+    """A scale-factor data ID must leave room for the row's scale factors in the 4-slot cell.
+
+    K = 96 (9.7.16.10.7.2.4/.5, 9.7.16.10.7.3.4/.5): the three .block32 scales of a row may
+    start at any byte (Figures 234-237: SFA_ID 0-3), the six .block16 scales at byte 0 or 2
+    (Figures 238-239); both run on into the next 4-byte sub-column.
+    """
+    per_row = scale_factors_per_row(kind, scale_vec, k96)
+    if per_row == 3:
+        legal_ids = (0, 1, 2, 3)
+    elif per_row == 6:
+        legal_ids = (0, 2)
+    else:
+        legal_ids = tuple(range(0, 4, per_row))
+    if scale_id not in legal_ids:
+        legal = ", ".join(map(str, legal_ids))
         return f"with {per_row} scale factor(s) per row the scale-factor data ID is one of {legal}, got {scale_id}"
+    return None
+
+
+def k96_error(kind: Kind, cta_group: int, m: int, sparse: bool) -> str | None:
+    """Why K = 96 (the mxf4/mxf4nvf4 descriptor's K-dimension bit) is illegal for this shape, or None.
+
+    9.7.16.2.1 Table 39: kind::mxf4 and kind::mxf4nvf4 have the dense cta_group::2 shape 256xNxK1,
+    K1 = 96, besides K = 64; no other kind, sparsity, cta_group or M has it.
+    """
+    if kind not in (Kind.MXF4, Kind.MXF4NVF4):
+        return f"K = 96 exists for kind::mxf4 and kind::mxf4nvf4 only, not kind::{kind.value}"
+    if sparse:
+        return "K = 96 is a dense shape (.sp has K = 128)"
+    if cta_group != 2 or m != 256:
+        return f"K = 96 is the 256xNx96 shape of cta_group::2 (got M = {m} with cta_group::{cta_group})"
+    return None
+
+
+def k96_scale_vec_error(scale_vec: ScaleVec | None) -> str | None:
+    """9.7.16.10.7.1 Table 54: with K = 96 the block size is named .block32 (3 scales per row) or
+    .block16 (kind::mxf4nvf4, 6 per row); .scale_vec::NX has no K = 96 row."""
+    if scale_vec not in (ScaleVec.BLOCK16, ScaleVec.BLOCK32):
+        got = "no block-size qualifier" if scale_vec is None else f".{scale_vec.value}"
+        return f"K = 96 names its block size with .block32 or .block16, got {got}"
     return None
 
 
@@ -157,13 +193,17 @@ def shape_rule(kind: Kind, cta_group: int, ws: bool = False, sparse: bool = Fals
     if kind.block_scaled:
         if cta_group == 1:
             return ShapeRule(frozenset({128}), _steps(8, 8))
-        return ShapeRule(frozenset({128, 256}), _steps(16, 16))
+        return ShapeRule(frozenset({256} if sparse else {128, 256}), _steps(16, 16))  # .sp: 256xNxK only
     if cta_group == 1:
         return ShapeRule(frozenset({64, 128}), _steps(8, 8))
     return ShapeRule(frozenset({128, 256}), _steps(16, 16))
 
 
-def mma_k(kind: Kind, sparse: bool = False) -> int:
+def mma_k(kind: Kind, sparse: bool = False, k96: bool = False) -> int:
+    """K of one mma (9.7.16.2.1 Table 39): the kind's dense K, twice that with .sp; 96 with the
+    mxf4/mxf4nvf4 descriptor's K-dimension bit (k96_error says where that is legal)."""
+    if k96:
+        return 96
     return kind.dense_k * (2 if sparse else 1)
 
 
@@ -327,6 +367,7 @@ IDESC_FIELDS: dict[str, tuple[int, int]] = {
     "scale_type": (23, 1),  # block-scaled format
     "m_shr4": (24, 5),
     "a_scale_id": (29, 2),  # block-scaled format: matrix A scale-factor data ID
+    "k96": (31, 1),  # mxf4/mxf4nvf4 format: K dimension, 0 = dense K 64 / sparse K 128, 1 = K 96
     "ws_max_shift": (30, 2),  # other format, .ws only: maximum B-reuse shift (0 none, 1: 8, 2: 16, 3: 32)
 }
 
@@ -352,6 +393,7 @@ class InstrDescriptor:
     a_scale_id: int = 0
     b_scale_id: int = 0
     ws_max_shift: int = 0
+    k96: bool = False  # kind::mxf4 / mxf4nvf4: K = 96 (k96_error)
 
     def errors(self, cta_group: int | None = 1, ws: bool = False) -> list[str]:
         """What the ISA forbids in these fields; M x N legality needs the mma's cta_group and .ws
@@ -380,6 +422,10 @@ class InstrDescriptor:
             out.append(f"kind::{self.kind.value} operands are K-major only (no transpose)")
         if not 0 <= self.sparse_selector <= 3 or not 0 <= self.a_scale_id <= 3 or not 0 <= self.b_scale_id <= 3:
             out.append("sparsity selector and scale-factor IDs are 2-bit fields (0-3)")
+        if self.k96 and self.kind not in (Kind.MXF4, Kind.MXF4NVF4):
+            out.append(f"kind::{self.kind.value} has no K-dimension field (K = 96 is mxf4 / mxf4nvf4 only)")
+        elif self.k96 and cta_group is not None and (err := k96_error(self.kind, cta_group, self.m, self.sparse)):
+            out.append(err)
         if self.ws_max_shift and not ws:
             out.append("the maximum B-reuse shift is a .ws field")
         if self.m % 16 or self.n % 8:
@@ -412,6 +458,7 @@ class InstrDescriptor:
             put("b_scale_id", self.b_scale_id)
             put("a_scale_id", self.a_scale_id)
             put("scale_type", SCALE_TYPE_CODES.get(self.scale_type, 0) if self.scale_type else 0)
+            put("k96", int(self.k96))
         else:
             put("saturate", int(self.saturate))
             put("d_type", D_TYPE_CODES.get(self.d_type, 0))
@@ -432,23 +479,26 @@ def decode_instr_descriptor(kind: Kind, value: int) -> InstrDescriptor:
                 return t
         raise ValueError(f"type code {code} names no kind::{kind.value} operand type")
 
-    common = dict(
-        kind=kind,
-        m=get("m_shr4") << 4,
-        n=get("n_shr3") << 3,
-        a_type=ab(get("a_type")),
-        b_type=ab(get("b_type")),
-        transpose_a=bool(get("transpose_a")),
-        transpose_b=bool(get("transpose_b")),
-        negate_a=bool(get("negate_a")),
-        negate_b=bool(get("negate_b")),
-        sparse=bool(get("sparse")),
-        sparse_selector=get("sparse_selector"),
-    )
+    common = {
+        "kind": kind,
+        "m": get("m_shr4") << 4,
+        "n": get("n_shr3") << 3,
+        "a_type": ab(get("a_type")),
+        "b_type": ab(get("b_type")),
+        "transpose_a": bool(get("transpose_a")),
+        "transpose_b": bool(get("transpose_b")),
+        "negate_a": bool(get("negate_a")),
+        "negate_b": bool(get("negate_b")),
+        "sparse": bool(get("sparse")),
+        "sparse_selector": get("sparse_selector"),
+    }
     if kind.block_scaled:
         scale = DType.UE8M0 if get("scale_type") else DType.UE4M3
+        k96 = bool(get("k96"))
+        if k96 and kind is Kind.MXF8F6F4:
+            raise ValueError("bit 31 of the kind::mxf8f6f4 instruction descriptor is reserved")
         return InstrDescriptor(
-            **common, scale_type=scale, a_scale_id=get("a_scale_id"), b_scale_id=get("b_scale_id")
+            **common, scale_type=scale, a_scale_id=get("a_scale_id"), b_scale_id=get("b_scale_id"), k96=k96
         )
     codes = {c: t for t, c in D_TYPE_CODES.items()}
     if get("d_type") not in codes:

@@ -153,3 +153,19 @@ def scale_factor_columns(rows: int) -> int:
 
 TMEM_COLUMN_ALIGNMENT = 1
 """Columns a TMEM address of any tcgen05 use must be a multiple of: none is stated (see above)."""
+
+
+def pair_scale_factor_rows(m: int, n: int, cta_group: int) -> tuple[int, int]:
+    """(rows of scale_A, columns of scale_B) that each CTA's TMEM holds for one block-scaled mma.
+
+    PTX ISA 9.7.16.10.7 "Block Scaling": scale_A is M x SFA_N (one row per row of A) and scale_B
+    SFB_M x N (one column per column of B), "residing in Tensor Memory"; 9.7.16.10 and
+    9.7.16.10.5: with .cta_group::2, A's and D's rows are split across the pair (each CTA's data
+    path computes its M / 2 rows of D, in its own TMEM) while B is read from the shared memory
+    of the current and the peer CTA, i.e. each half of D is a product with all N columns of B.
+    Each CTA's tensor core thus reads, at the instruction's [taddr_sfa] and [taddr_sfb] in its
+    own TMEM, scale_A of its own M / 2 rows and scale_B of all N columns. The ISA does not spell
+    the split out; this is how CUTLASS's 2-SM block-scaled kernels lay them out (SFA partitioned
+    by the pair's M like A, SFB loaded whole into each CTA through a cta_group::1 tiling of N).
+    """
+    return m // cta_group, n

@@ -18,6 +18,8 @@ from xdsl.pattern_rewriter import (
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm
 from tmem_dialect.dialects import nvvm_async as up
+from tmem_dialect.dialects import tcgen05_cp as cp
+from tmem_dialect.dialects import tcgen05_desc as td
 from tmem_dialect.dialects import tcgen05_mbarrier as mb
 from tmem_dialect.dialects import tcgen05_mma as tc
 from tmem_dialect.lowering.llvm_builders import constant, inttoptr
@@ -87,7 +89,7 @@ class MmaLowering(RewritePattern):
 
 class CpLowering(RewritePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tc.CpOp, rewriter: PatternRewriter, /) -> None:
+    def match_and_rewrite(self, op: cp.CpOp, rewriter: PatternRewriter, /) -> None:
         taddr = inttoptr(op.taddr, TMEM)
         new = up.Tcgen05CpOp(taddr, op.smem_desc, op.isa_shape, op.cta_group_value, op.isa_multicast, op.isa_source)
         rewriter.replace(op, [taddr, new], [])
@@ -95,20 +97,20 @@ class CpLowering(RewritePattern):
 
 class ShiftLowering(RewritePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tc.ShiftOp, rewriter: PatternRewriter, /) -> None:
+    def match_and_rewrite(self, op: cp.ShiftOp, rewriter: PatternRewriter, /) -> None:
         taddr = inttoptr(op.taddr, TMEM)
         rewriter.replace(op, [taddr, up.Tcgen05ShiftOp(taddr, op.cta_group_value)], [])
 
 
 class CommitLowering(RewritePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tc.CommitOp, rewriter: PatternRewriter, /) -> None:
+    def match_and_rewrite(self, op: cp.CommitOp, rewriter: PatternRewriter, /) -> None:
         rewriter.replace(op, up.Tcgen05CommitOp(op.mbarrier, op.cta_group_value, op.multicast_mask), [])
 
 
 class InstrDescLowering(RewritePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tc.InstrDescOp, rewriter: PatternRewriter, /) -> None:
+    def match_and_rewrite(self, op: td.InstrDescOp, rewriter: PatternRewriter, /) -> None:
         value = op.descriptor.encode()
         signed = value - (1 << 32) if value >= 1 << 31 else value
         rewriter.replace(op, llvm.ConstantOp(IntegerAttr(signed, i32), i32), None)
@@ -118,7 +120,7 @@ class SmemDescLowering(RewritePattern):
     """start = (address & 0x3FFFF) >> 4 at run time; the constant fields are encoded here."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tc.SmemDescOp, rewriter: PatternRewriter, /) -> None:
+    def match_and_rewrite(self, op: td.SmemDescOp, rewriter: PatternRewriter, /) -> None:
         mask = constant(isa.SHARED_WINDOW - 1, i32)
         four = constant(4, i32)
         masked = llvm.AndOp(op.address, mask.result)

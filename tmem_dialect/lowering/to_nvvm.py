@@ -44,7 +44,10 @@ from tmem_dialect.conventions import (
 )
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.dialects import tcgen05, tcgen05_tiles
-from tmem_dialect.dialects.tcgen05_mma import ASYNC_OPS
+from tmem_dialect.dialects.tcgen05_cp import CP_OPS
+from tmem_dialect.dialects.tcgen05_desc import DESC_OPS
+from tmem_dialect.dialects.tcgen05_mbarrier import MBARRIER_OPS
+from tmem_dialect.dialects.tcgen05_mma import MmaOp
 from tmem_dialect.dialects.tcgen05_tma import TMA_OPS
 from tmem_dialect.lowering.arith_to_llvm import DIRECT_BINARY, MIN_MAX, arith_patterns
 from tmem_dialect.lowering.control_flow import branch_patterns, lower_structured_control_flow
@@ -93,7 +96,10 @@ LOWERABLE: frozenset[type[Operation]] = frozenset(
         tcgen05.WaitOp,
         tcgen05.FenceOp,
         tcgen05_tiles.DeclBufferOp,
-        *ASYNC_OPS,
+        *DESC_OPS,
+        MmaOp,
+        *CP_OPS,
+        *MBARRIER_OPS,
         *TMA_OPS,
         func.ReturnOp,
     }

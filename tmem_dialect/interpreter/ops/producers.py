@@ -15,6 +15,7 @@ from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import producers as P
+from tmem_dialect.interpreter.producer_mma import MmaOperands
 from tmem_dialect.interpreter.warp import WarpInterpreter
 from tmem_dialect.memory_model import EffectKind
 
@@ -141,7 +142,7 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
     scale_a = None if (va := _named(op, "scale_a", "scaleA")) is None else _uint(_lanes_of(w, va), 32)
     scale_b = None if (vb := _named(op, "scale_b", "scaleB")) is None else _uint(_lanes_of(w, vb), 32)
     for lane in np.flatnonzero(w.mask):
-        operands = P.MmaOperands(
+        operands = MmaOperands(
             kind=op.isa_kind,
             cta_group=effect.cta_group or 1,
             d_taddr=int(d[lane]),
@@ -163,7 +164,7 @@ def _descriptor_functions() -> type[InterpreterFunctions]:
     """impls of tcgen05.smem_desc / tcgen05.instr_desc (when the dialect defines them)."""
     ns: dict = {"__doc__": "The descriptor-building ops: a descriptor value from named fields."}
     try:
-        from tmem_dialect.dialects import tcgen05_mma as D
+        from tmem_dialect.dialects import tcgen05_desc as D
     except ImportError:  # the ops are not in this tree yet
         return register_impls(type("ProducerFunctions", (InterpreterFunctions,), ns))
 
