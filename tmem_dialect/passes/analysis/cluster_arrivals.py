@@ -19,6 +19,7 @@ from tmem_dialect.conventions import cluster_dim
 from tmem_dialect.diagnostics import error
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis import messages_mbarriers as text
 from tmem_dialect.passes.analysis.cluster_ranks import ClusterRanks, mapa_rank, value_at_rank
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 
@@ -147,23 +148,12 @@ class ClusterArrivalRules:
 
     def _report_short(self, info: OpInfo, short: list[int], arrivals: list[int], needed: int | None,
                       releases: list[OpInfo], ranks: ClusterRanks) -> None:
-        ctas = ", ".join(str(r) for r in short)
-        if all(arrivals[r] == 0 for r in short):
-            what = f"no arrive or commit of any CTA arrives on CTA {ctas}'s mbarrier"
-        else:
-            what = (f"of the {needed} arrivals its mbarrier.init asks for per phase, the cluster's releases "
-                    f"give CTA {ctas} only {', '.join(str(arrivals[r]) for r in short)} (threads of the "
-                    "releasing warps, in every CTA that runs them)")
-        diag = error(info.op, f"this wait never completes in CTA {ctas} of the cluster: {what} (a commit "
-                     "reaches other CTAs only with .multicast::cluster and their bits in the mask; an "
-                     "arrive, through mapa)")
+        given = None if all(arrivals[r] == 0 for r in short) else [arrivals[r] for r in short]
+        diag = error(info.op, text.cluster_starved(short, given, needed))
         for release in releases:
             targets = self._release_targets(release, ranks) or {}
             reached = sorted({t for per_rank in targets.values() for t in per_rank})
-            if targets and all(per_rank == {rank} for rank, per_rank in targets.items()):
-                where = "on its own CTA's mbarrier"
-            else:
-                where = f"only on the mbarrier of CTA {', '.join(map(str, reached))}"
-            diag.attach_note(f"{name_of(release)} arrives {where}", release.op)
+            own = targets and all(per_rank == {rank} for rank, per_rank in targets.items())
+            diag.attach_note(text.release_arrives(name_of(release), None if own else reached), release.op)
         op: Operation = info.op
         self.findings.add(FindingKind.DEADLOCK, ("cluster-starved", op), diag)  # type: ignore[attr-defined]
