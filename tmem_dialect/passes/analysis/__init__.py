@@ -11,7 +11,8 @@ as if it were there: tmem-insert-waits materializes the fixes; tmem-verify repor
 
 Modules, one job each: `ops` (what each op is), `state` (per-warp states and joins), `engine`
 (the fixpoint), one module per rule family (`completion`, `handoff`, `lifecycle`, `crosswarp`,
-`static_forms`), `placement` (where waits go), `kernel` (the composition), `api` (entry points).
+`static_forms`), `placement` (where waits go), `kernel` (the composition), `api` (entry points),
+`messages` and `messages_*` (every diagnostic text, by FindingKind).
 """
 
 from tmem_dialect.passes.analysis.api import (

@@ -12,7 +12,9 @@ from xdsl.ir import Operation
 from tmem_dialect.diagnostics import Diagnostic, Severity, warning
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.memory_model import rules_version
+from tmem_dialect.passes.analysis import messages_warps as text
 from tmem_dialect.passes.analysis.kernel import KernelAnalysis
+from tmem_dialect.passes.analysis.messages import bad_ptx_version
 from tmem_dialect.passes.analysis.ops import Findings, Options
 from tmem_dialect.passes.cfg import CFG
 
@@ -35,11 +37,11 @@ def parse_options(ptx_version: str | float, conservative: bool, insert: bool) ->
     """Options from pass arguments; a malformed PTX version is a diagnostic, not a traceback."""
     from tmem_dialect.diagnostics import DiagnosticError
 
-    text = ptx_version if isinstance(ptx_version, str) else f"{ptx_version:.1f}"
+    spelled = ptx_version if isinstance(ptx_version, str) else f"{ptx_version:.1f}"
     try:
-        version = rules_version(text)
+        version = rules_version(spelled)
     except ValueError as e:
-        raise DiagnosticError([Diagnostic(Severity.ERROR, f"option ptx-version: {e}")]) from None
+        raise DiagnosticError([Diagnostic(Severity.ERROR, bad_ptx_version(str(e)))]) from None
     return Options(version, conservative, insert)
 
 
@@ -72,20 +74,17 @@ def unanalysed(function: Operation, cfg: CFG, tmem_callees: set[str]) -> list[Di
     found: list[Diagnostic] = []
     for op in cfg.unsupported:
         if any(tmem_effect(inner) is not None for inner in op.walk()):
-            found.append(warning(op, f"TMEM operations inside {op.name} are not analysed "
-                                 "(unsupported control flow)"))
+            found.append(warning(op, text.unsupported_control_flow(op.name)))
     for op in function.walk():
         if _is_tile_op(op):
-            found.append(warning(op, f"{op.name} is a warpgroup access: run tmem-assign-lanes "
-                                 "before the TMEM rules can be checked or waits inserted"))
+            found.append(warning(op, text.warpgroup_access(op.name)))
         elif isinstance(op, (func.CallOp, llvm.CallOp)):
             callee = getattr(op, "callee", None)
             name = getattr(getattr(callee, "root_reference", None), "data", None)
             if name in tmem_callees:
-                found.append(warning(op, f"call to @{name}, which uses TMEM: TMEM rules are "
-                                     "checked within each function, not across calls"))
+                found.append(warning(op, text.call_uses_tmem(name)))
         elif op.name == "llvm.inline_asm" and "tcgen05" in str(op.attributes.get("asm_string", "")):
-            found.append(warning(op, "inline PTX with tcgen05 instructions is not analysed"))
+            found.append(warning(op, text.inline_ptx()))
     return found
 
 

@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import scf
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis import messages_mbarriers as text
+from tmem_dialect.passes.analysis.messages_names import carried_name
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.carried import Carried, CarriedRings, Mismatch
 from tmem_dialect.passes.cfg import Loop
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS
 
 _SYNC = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.MBARRIER_WAIT})
-
-
-def carried_name(value: SSAValue) -> str:
-    """How a diagnostic names a carried value: its name, or its place among the loop's values."""
-    if value.name_hint:
-        return f"%{value.name_hint}"
-    if isinstance(value, BlockArgument):
-        if isinstance(value.block.parent_op(), scf.ForOp):
-            return f"iter_arg #{value.index - 1} of the scf.for"
-        return f"argument #{value.index} of the loop header"
-    return "a value"
 
 
 def _phase_source(phase: SSAValue) -> SSAValue:
@@ -139,18 +129,16 @@ class CarriedRingRules:
         solved = self._carried_rings.solve(arg)
         if isinstance(solved, Carried) and solved.stage() is None and len(set(solved.values)) > 1:
             shifted = solved.shifted_stage()
-            what = (f"it is (t + {shifted[1]}) % {shifted[0]}, {shifted[1]} stage{'s' if shifted[1] > 1 else ''} "
-                    "ahead of the loop's counter t (a pipelined prologue), which the ring rules do not match"
-                    if shifted is not None else
-                    f"{solved.describe()}, which is not the stage t % N of the loop's counter t")
-            self._carried_warning(info, solved.value, solved.update, what, "the stage index")
+            what = (text.stage_shifted(shifted[0], shifted[1]) if shifted is not None else
+                    text.stage_not_counter(solved.describe()))
+            self._carried_warning(info, solved.value, solved.update, what, phase=False)
         elif isinstance(solved, Mismatch) and self._mbarrier_of(info) is None:  # type: ignore[attr-defined]
-            self._carried_warning(info, solved.value, solved.update, solved.why, "the stage index")
+            self._carried_warning(info, solved.value, solved.update, solved.why, phase=False)
 
     def _check_carried_phase(self, info: OpInfo, arg: BlockArgument) -> None:
         solved = self._carried_rings.solve(arg)
         if isinstance(solved, Mismatch):
-            self._carried_warning(info, solved.value, solved.update, solved.why, "the phase")
+            self._carried_warning(info, solved.value, solved.update, solved.why, phase=True)
             return
         if solved is None:
             return
@@ -161,28 +149,22 @@ class CarriedRingRules:
         parity = solved.parity()
         if stages is None:
             if parity is None:
-                self._carried_warning(info, solved.value, solved.update, f"{solved.describe()}, which is not a "
-                                      "phase parity (t / N) & 1 of the loop's counter t", "the phase")
+                self._carried_warning(info, solved.value, solved.update, text.phase_not_parity(solved.describe()),
+                                      phase=True)
             return
         if parity is not None and parity[0] == stages:
             return  # the ring rules match it
         repeat = self._repeated_parity(solved, stages)
-        what = (f"{solved.describe()} (it never flips)" if len(set(solved.values)) == 1 else
-                f"{solved.describe()}, flipping every {parity[0]} iterations" if parity is not None else
-                solved.describe())
-        text = (f"the phase this wait uses, carried in {carried_name(solved.value)}, is not the parity of the "
-                f"ring's round: {what}, while the wait's mbarrier (stage t % {stages}) completes a phase every "
-                f"{stages} iteration{'s' if stages > 1 else ''}")
+        what = text.phase_values(solved.describe(), len(set(solved.values)) == 1,
+                                 parity[0] if parity is not None else None)
+        name = carried_name(solved.value)
         if repeat is not None and self._trips(solved.key) is not None:
-            t = repeat
-            diag = error(info.op, f"{text}; iterations {t} and {t + stages} wait on the same mbarrier with the "
-                         "same parity, so the later one observes the phase the earlier one did (it passes before "
-                         "the release it waits for)")
+            diag = error(info.op, text.carried_phase_repeats(name, what, stages, repeat))
             kind = FindingKind.MBARRIER_PHASE
         else:
-            diag = warning(info.op, f"{text}; cannot prove this wait observes the release it is for")
+            diag = warning(info.op, text.carried_phase_unproven(name, what, stages))
             kind = FindingKind.UNPROVEN
-        diag.attach_note(f"the loop makes the next value of {carried_name(solved.value)} here", solved.update)
+        diag.attach_note(text.next_value_here(name), solved.update)
         self.findings.add(kind, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
 
     def _check_constant_phase(self, info: OpInfo, parity: int) -> None:
@@ -192,15 +174,11 @@ class CarriedRingRules:
         if not (isinstance(key, tuple) and isinstance(key[1], tuple) and key[1][0] == "ring"):
             return
         stages, trips = key[1][2], self._trips(key[1][1])
-        text = (f"this wait on stage t % {stages} of the ring has the constant parity {parity & 1}, while its "
-                f"mbarrier completes a phase every {stages} iteration{'s' if stages > 1 else ''}")
         if trips is not None and trips > stages:
-            diag = error(info.op, f"{text}: iterations 0 and {stages} wait on the same mbarrier with the same "
-                         "parity, so the later one observes the phase the earlier one did (it passes before the "
-                         "release it waits for; a phase register that is never flipped)")
+            diag = error(info.op, text.constant_phase_repeats(stages, parity))
             self.findings.add(FindingKind.MBARRIER_PHASE, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
         else:
-            diag = warning(info.op, f"{text}; cannot prove this wait observes the release it is for")
+            diag = warning(info.op, text.constant_phase_unproven(stages, parity))
             self.findings.add(FindingKind.UNPROVEN, ("carried-phase", info.op), diag)  # type: ignore[attr-defined]
 
     def _repeated_parity(self, carried: Carried, stages: int) -> int | None:
@@ -219,8 +197,7 @@ class CarriedRingRules:
     def _in_counter_loop(self, info: OpInfo, key: object) -> bool:
         return any(self._loop_key(lp) == key for lp in self.cfg.loops_of(info.op))  # type: ignore[attr-defined]
 
-    def _carried_warning(self, info: OpInfo, value: SSAValue, update: Operation, why: str, role: str) -> None:
-        diag = warning(info.op, f"cannot match {role} of this {name_of(info)} with a ring of the common form: "
-                       f"it is carried by its loop in {carried_name(value)}, and {why}")
-        diag.attach_note(f"the loop makes the next value of {carried_name(value)} here", update)
-        self.findings.add(FindingKind.UNPROVEN, ("carried", info.op, role), diag)  # type: ignore[attr-defined]
+    def _carried_warning(self, info: OpInfo, value: SSAValue, update: Operation, why: str, phase: bool) -> None:
+        diag = warning(info.op, text.carried_unmatched(phase, name_of(info), carried_name(value), why))
+        diag.attach_note(text.next_value_here(carried_name(value)), update)
+        self.findings.add(FindingKind.UNPROVEN, ("carried", info.op, phase), diag)  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis import messages_mbarriers as text
 from tmem_dialect.passes.analysis.cluster_ranks import ClusterRanks, mapa_rank, value_at_rank
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.rings import is_ring
@@ -146,11 +147,9 @@ class ClusterArrivalRules:
         if not unfenced:
             return
         (first, use), *others = sorted(unfenced.items(), key=lambda kv: self.info_of[kv[0]].index)  # type: ignore[attr-defined]
-        diag = error(first, "this mbarrier.init reaches a cluster barrier on some path without "
-                     "fence.mbarrier_init.release.cluster after it: another CTA of the cluster uses the "
-                     "mbarrier, and may see it uninitialized").attach_note(f"the {name_of(use)} from another CTA", use.op)
+        diag = error(first, text.init_unfenced()).attach_note(text.used_from_another_cta(name_of(use)), use.op)
         for op, _ in others:
-            diag.attach_note("this mbarrier.init, used from another CTA, is not fenced either", op)
+            diag.attach_note(text.init_unfenced_too(), op)
         self.findings.add(FindingKind.MBARRIER_UNINITIALIZED, ("init-unfenced", first), diag)  # type: ignore[attr-defined]
 
     def _fenced_for_the_cluster(self, init: Operation) -> bool:
@@ -219,33 +218,15 @@ class ClusterArrivalRules:
 
     def _report_short(self, info: OpInfo, short: list[int], arrivals: list[int], needed: int | None,
                       releases: list[OpInfo], ranks: ClusterRanks) -> None:
-        ctas = ", ".join(str(r) for r in short)
         if ranks.size == 1:
-            if arrivals[0] == 0:
-                what = "no arrive or commit arrives on its mbarrier (a TMA's complete_tx counts bytes, not arrivals)"
-            else:
-                what = (f"of the {needed} arrivals its mbarrier.init asks for per phase, the releases give only "
-                        f"{arrivals[0]} (threads of the releasing warps)")
-            diag = error(info.op, f"this wait never completes: {what}")
+            diag = error(info.op, text.starved(None if arrivals[0] == 0 else arrivals[0], needed))
         else:
-            if all(arrivals[r] == 0 for r in short):
-                what = f"no arrive or commit of any CTA arrives on CTA {ctas}'s mbarrier"
-            else:
-                what = (f"of the {needed} arrivals its mbarrier.init asks for per phase, the cluster's releases "
-                        f"give CTA {ctas} only {', '.join(str(arrivals[r]) for r in short)} (threads of the "
-                        "releasing warps, in every CTA that runs them)")
-            diag = error(info.op, f"this wait never completes in CTA {ctas} of the cluster: {what} (a commit "
-                         "reaches other CTAs only with .multicast::cluster and their bits in the mask; an "
-                         "arrive, through mapa)")
-        for release in releases:
+            given = None if all(arrivals[r] == 0 for r in short) else [arrivals[r] for r in short]
+            diag = error(info.op, text.cluster_starved(short, given, needed))
+        for release in releases if ranks.size > 1 else ():
             targets = self._release_targets(release, ranks) or {}
             reached = sorted({t for per_rank in targets.values() for t in per_rank})
-            if ranks.size == 1:
-                continue
-            if targets and all(per_rank == {rank} for rank, per_rank in targets.items()):
-                where = "on its own CTA's mbarrier"
-            else:
-                where = f"only on the mbarrier of CTA {', '.join(map(str, reached))}"
-            diag.attach_note(f"{name_of(release)} arrives {where}", release.op)
+            own = targets and all(per_rank == {rank} for rank, per_rank in targets.items())
+            diag.attach_note(text.release_arrives(name_of(release), None if own else reached), release.op)
         op: Operation = info.op
         self.findings.add(FindingKind.DEADLOCK, ("cluster-starved", op), diag)  # type: ignore[attr-defined]

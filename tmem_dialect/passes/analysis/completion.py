@@ -12,7 +12,9 @@ from tmem_dialect.memory_model import (
     retired_by,
     same_thread_requirement,
 )
-from tmem_dialect.passes.analysis.ops import OpInfo, name_of, name_unknown
+from tmem_dialect.passes.analysis import messages_ordering as text
+from tmem_dialect.passes.analysis.messages_names import access_verb, name_unknown
+from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.state import Access, Local
 from tmem_dialect.passes.cells import Certainty, overlap_at_distance
 from tmem_dialect.passes.cfg import Loop
@@ -41,16 +43,6 @@ def combinations(variables: list[tuple[list[int], int]]) -> list[int] | None:
         if len(sums) > MAX_ENUMERATED:
             return None
     return sums
-
-
-def verb(kind: EffectKind | None) -> str:
-    return {
-        EffectKind.LD: "reads",
-        EffectKind.ST: "overwrites",
-        EffectKind.MMA: "accesses",
-        EffectKind.CP: "overwrites",
-        EffectKind.DEALLOC: "frees",
-    }.get(kind, "touches")  # type: ignore[arg-type]
 
 
 class SameThreadRules:
@@ -232,29 +224,19 @@ class SameThreadRules:
         access, certainty, req = (definite or found)[0]
         earlier = access.info
         assert req.wait is not None
-        wait = f"tcgen05.{req.wait.value}"
-        what = verb(info.kind)
-        still = "reads" if access.kind is EffectKind.LD else "writes"
+        wait = req.wait.value
+        reads = access.kind is EffectKind.LD
         if certainty is Certainty.DEFINITE:
             if info.kind is EffectKind.DEALLOC:
-                text = (
-                    f"{name_of(info)} frees TMEM cells that an outstanding {name_of(earlier)} of the "
-                    f"same warp still {still}: {wait} must come before it ({req.rule.cite()})"
-                )
+                message = text.same_thread_dealloc(name_of(info), name_of(earlier), reads, wait, req.rule)
             else:
-                text = (
-                    f"{name_of(info)} {what} TMEM cells that an outstanding {name_of(earlier)} of the "
-                    f"same warp still {still}: {wait} must come between them ({req.rule.cite()})"
-                )
-            diag = error(info.op, text)
+                message = text.same_thread(name_of(info), access_verb(info.kind), name_of(earlier), reads, wait,
+                                           req.rule)
+            diag = error(info.op, message)
         else:
-            diag = warning(
-                info.op,
-                f"cannot prove that {name_of(info)} and an outstanding {name_of(earlier)} of the same "
-                f"warp touch different TMEM cells; {wait} between them would order them "
-                f"({req.rule.cite()}){name_unknown(info.rest, earlier.rest)}",
-            )
-        diag.attach_note(f"the outstanding {name_of(earlier)}", earlier.op)
+            diag = warning(info.op, text.same_thread_unproven(name_of(info), name_of(earlier), wait, req.rule,
+                                                              name_unknown(info.rest, earlier.rest)))
+        diag.attach_note(text.the_outstanding(name_of(earlier)), earlier.op)
         self.findings.add(FindingKind.of_rule(req.rule), ("same-thread", info.op, req.wait), diag)
 
     def _register_use(self, info: OpInfo, local: Local, mask: int) -> Local:
@@ -262,12 +244,8 @@ class SameThreadRules:
         if not pending:
             return local
         if self._report:
-            diag = note(
-                info.op,
-                "conservative: uses the registers of a tcgen05.ld before tcgen05.wait::ld (legal: "
-                "the ISA honors the register dependency; the seed's stricter rule waits first)",
-            )
-            diag.attach_note("the tcgen05.ld", pending[0].info.op)
+            diag = note(info.op, text.register_use())
+            diag.attach_note(text.the_ld(), pending[0].info.op)
             self.findings.add(FindingKind.REGISTER_USE, ("register-use", info.op), diag)
         anchor = self._wait_position(info, Wait.LD, pending, local)
         return self._place_wait(anchor, info, Wait.LD, REGISTER_USE, local)

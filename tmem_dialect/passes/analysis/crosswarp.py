@@ -7,12 +7,14 @@ from xdsl.ir import Operation, SSAValue
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind, cross_thread_requirement
+from tmem_dialect.passes.analysis import messages_allocations as alloc_text
+from tmem_dialect.passes.analysis import messages_ordering as text
+from tmem_dialect.passes.analysis.messages_names import name_unknown
 from tmem_dialect.passes.analysis.ops import (
     Action,
     Category,
     OpInfo,
     name_of,
-    name_unknown,
     other_warp,
 )
 from tmem_dialect.passes.cells import Anchor, Box, disjoint_allocations
@@ -117,18 +119,11 @@ class CrossWarpRules:
                 wb_mask = bmask & ~(1 << wa) or bmask
                 wb = (wb_mask & -wb_mask).bit_length() - 1
                 sure = self._exists(max(wa, wb)) and self._decided(a) and self._decided(b)
-                text = (
-                    f"{name_of(b)} of warp {wb} and {name_of(a)} of warp {wa} are not ordered by a "
-                    "barrier: one warp of a CTA allocates, never two concurrently"
-                    if sure else
-                    f"cannot prove that a barrier orders {name_of(b)} after {name_of(a)} of another "
-                    "warp: one warp of a CTA allocates, never two concurrently"
-                )
+                message = (alloc_text.concurrent_allocs(name_of(b), wb, name_of(a), wa) if sure else
+                           alloc_text.concurrent_allocs_unproven(name_of(b), name_of(a)))
                 self.findings.add(
                     FindingKind.CONCURRENT_ALLOC, ("concurrent-alloc", b.op),
-                    (error if sure else warning)(b.op, text).attach_note(
-                        f"the other {name_of(a)}", a.op
-                    ),
+                    (error if sure else warning)(b.op, message).attach_note(alloc_text.the_other(name_of(a)), a.op),
                 )
 
     def _check_interval(
@@ -268,38 +263,27 @@ class CrossWarpRules:
                 if action not in actions:
                     self._handoff_fixes = True
                 actions.setdefault(action, set()).add(req.rule)
-            wait = f"tcgen05.{req.wait.value}" if req.wait is not None else "its completion"
+            wait = req.wait.value if req.wait is not None else None
             if exact:
-                verb = "frees" if b_info.kind is EffectKind.DEALLOC else "touches"
-                text = (
-                    f"{name_of(b_info)} of warp {wb} {verb} TMEM cells that {name_of(a_info)} of "
-                    f"warp {wa} accessed, and warp {wa} did not wait for it ({wait}) before the "
-                    f"barrier that orders them ({req.rule.cite()})"
-                )
+                frees = b_info.kind is EffectKind.DEALLOC
+                message = text.unwaited_before_barrier(name_of(b_info), wb, frees, name_of(a_info), wa, wait,
+                                                       req.rule)
             else:
-                text = (
-                    f"cannot prove that {name_of(b_info)} of warp {wb} touches other TMEM cells than "
-                    f"{name_of(a_info)} of warp {wa}, which warp {wa} did not wait for ({wait}) "
-                    f"before the barrier ({req.rule.cite()}){name_unknown(b_info.rest, a_info.rest)}"
+                message = text.unwaited_before_barrier_unproven(
+                    name_of(b_info), wb, name_of(a_info), wa, wait, req.rule, name_unknown(b_info.rest, a_info.rest)
                 )
-            diag = (error if exact else warning)(b_info.op, text)
-            diag.attach_note(f"the {name_of(a_info)} of warp {wa}", a_info.op)
-            diag.attach_note("the barrier it was still outstanding at", a_escaped)
+            diag = (error if exact else warning)(b_info.op, message)
+            diag.attach_note(text.the_op_of_warp(name_of(a_info), wa), a_info.op)
+            diag.attach_note(text.outstanding_at_barrier(), a_escaped)
         else:
             if exact:
-                text = (
-                    f"{name_of(b_info)} of warp {wb} and {name_of(a_info)} of warp {wa} touch the same "
-                    f"TMEM cells with no wait and barrier between them ({req.rule.cite()})"
-                )
+                message = text.unordered(name_of(b_info), wb, name_of(a_info), wa, req.rule)
             else:
-                text = (
-                    f"cannot prove that {name_of(b_info)} of warp {wb} and {name_of(a_info)} of warp "
-                    f"{wa} touch different TMEM cells; nothing orders them ({req.rule.cite()})"
-                    f"{name_unknown(b_info.rest, a_info.rest)}"
-                )
-            diag = (error if exact else warning)(b_info.op, text)
+                message = text.unordered_unproven(name_of(b_info), wb, name_of(a_info), wa, req.rule,
+                                                  name_unknown(b_info.rest, a_info.rest))
+            diag = (error if exact else warning)(b_info.op, message)
             if a_info.op is not b_info.op:
-                diag.attach_note(f"the {name_of(a_info)}", a_info.op)
+                diag.attach_note(text.the_op(name_of(a_info)), a_info.op)
         # An mma/cp/shift completes only through its commit's mbarrier phase: the interpreter
         # calls touching its cells before that phase is observed ASYNC_PENDING, and so do we.
         kind = FindingKind.ASYNC_PENDING if req.wait is None and a_info.kind is not EffectKind.DEALLOC else FindingKind.of_rule(req.rule)
@@ -325,13 +309,11 @@ class CrossWarpRules:
                 sure = self._exists(1) and self._decided(alloc) and self._decided(read)
                 self.findings.add(
                     FindingKind.SHARED_RACE, ("slot-race", read.op),
-                    (error if sure else warning)(
-                        read.op, "reads the TMEM address that another warp's tcgen05.alloc "
-                          "writes, with no barrier between them: other warps may read the slot "
-                          "only after a CTA barrier").attach_note("the tcgen05.alloc", alloc.op),
+                    (error if sure else warning)(read.op, alloc_text.slot_race()).attach_note(
+                        alloc_text.the_alloc(), alloc.op),
                 )
             elif not visible:
                 self.findings.add(
                     FindingKind.UNINITIALIZED_READ, ("slot-early", read.op),
-                    error(read.op, "reads the TMEM address slot before any tcgen05.alloc wrote it"),
+                    error(read.op, alloc_text.slot_read_early()),
                 )

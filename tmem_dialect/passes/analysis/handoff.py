@@ -8,13 +8,13 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF
+from tmem_dialect.passes.analysis import messages_ordering as text
+from tmem_dialect.passes.analysis import messages_warps as warp_text
 from tmem_dialect.passes.analysis.ops import (
     Action,
     OpInfo,
-    few_warps,
     name_of,
     other_warp,
-    warps_text,
 )
 from tmem_dialect.passes.analysis.state import (
     Access,
@@ -61,16 +61,10 @@ class HandoffRules:
         if action in actions:
             return
         actions[action] = {HANDOFF}
-        where = "before" if action is Action.FENCE_BEFORE else "after"
-        diag = warning(
-            barrier,
-            f"this barrier orders TMEM work between warps but has no tcgen05.{action.value} "
-            f"{where} it: the canonical pattern of {HANDOFF.cite()} fences both sides "
-            "(Triton and CuTe output omit the fences)",
-        )
+        diag = warning(barrier, text.missing_fence(action.value, action is Action.FENCE_BEFORE))
         if earlier is not None:
-            diag.attach_note(f"{name_of(earlier)} is ordered by the barrier", earlier.op)
-        diag.attach_note(f"{name_of(later)} in another warp runs after it", later.op)
+            diag.attach_note(text.ordered_by_barrier(name_of(earlier)), earlier.op)
+        diag.attach_note(text.runs_after_in_another_warp(name_of(later)), later.op)
         self.fix_reasons[(barrier, action)] = diag
         self._requeue(barrier, action)
 
@@ -221,27 +215,21 @@ class HandoffRules:
             threads = warps.bit_count() * isa.WARP_SIZE
             constant = self._barrier_count(op)
             if constant != threads:
-                said = f"its count of {constant} threads" if constant is not None else "its thread count (not a constant)"
                 self.findings.add(
                     FindingKind.BARRIER_SCOPE, ("named-barrier", op),
-                    warning(op, f"{said} does not match the {threads} threads of the warps that may "
-                            f"reach it ({few_warps(warps)}); the TMEM checks take it as ordering "
-                            "those warps with each other"),
+                    warning(op, warp_text.barrier_count(constant, threads, warps)),
                 )
             return  # warps outside a named barrier's count are not expected to reach it
         if count is not None and not self.space.declared:
             self.findings.add(
                 FindingKind.BARRIER_SCOPE, ("named-barrier", op),
-                warning(op, "the kernel does not declare its block size, so which warps this barrier "
-                        "with a thread count orders is not known; the TMEM checks take it as a "
-                        "barrier of the whole CTA"),
+                warning(op, warp_text.barrier_block_size_unknown()),
             )
         missing = self.space.all_warps & ~warps
         if missing and self.space.declared:
             self.findings.add(
                 FindingKind.BARRIER_SCOPE, ("barrier-reach", op),
-                warning(op, f"{warps_text(missing)} this barrier; the TMEM checks "
-                        "assume every warp of the CTA takes part in it"),
+                warning(op, warp_text.barrier_not_reached(missing)),
             )
 
     def _barrier_count(self, op: Operation) -> int | None:

@@ -8,6 +8,7 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis import messages_allocations as text
 from tmem_dialect.passes.analysis.ops import (
     OpInfo,
     ncols_or_max,
@@ -31,16 +32,12 @@ class LifecycleRules:
             sure = form.is_concrete
             self.findings.add(
                 FindingKind.BAD_NCOLS, ("ncols", op),
-                (error if sure else warning)(
-                    op, f"{op.name} is warp-collective but its column count "
-                    f"{'differs' if sure else 'may differ'} between the threads of a warp"
-                ),
+                (error if sure else warning)(op, text.ncols_divergent(op.name, sure)),
             )
         elif info.kind is EffectKind.ALLOC:
             self.findings.add(
                 FindingKind.BAD_NCOLS, ("ncols", op),
-                warning(op, "the column count is not a constant: cannot check that it is a power "
-                        f"of 2 in [{isa.NCOLS_MIN}, {isa.NCOLS_MAX}]"),
+                warning(op, text.ncols_not_constant()),
             )
 
     def _alloc(self, info: OpInfo, local: Local, mask: int) -> Local:
@@ -50,9 +47,8 @@ class LifecycleRules:
             if local.relinquished is not None:
                 self.findings.add(
                     FindingKind.ALLOC_AFTER_RELINQUISH, ("alloc-after-relinquish", info.op),
-                    error(info.op, "tcgen05.alloc is reachable after tcgen05.relinquish_alloc_permit: "
-                          "the CTA gave up its right to allocate").attach_note(
-                        "the CTA relinquished its allocation permit here", local.relinquished.op
+                    error(info.op, text.alloc_after_relinquish()).attach_note(
+                        text.relinquished_here(), local.relinquished.op
                     ),
                 )
             earlier = local.min_alloc
@@ -60,10 +56,8 @@ class LifecycleRules:
                 if earlier.ncols < info.ncols:
                     self.findings.add(
                         FindingKind.ALLOC_SIZE_INCREASE, ("alloc-grows", info.op),
-                        error(info.op, f"tcgen05.alloc of {info.ncols} columns follows an allocation of "
-                              f"{earlier.ncols} columns on some path: allocation sizes must not "
-                              "increase within a CTA").attach_note(
-                            f"the earlier allocation of {earlier.ncols} columns", earlier.op
+                        error(info.op, text.alloc_grows(info.ncols, earlier.ncols)).attach_note(
+                            text.earlier_allocation_of(earlier.ncols), earlier.op
                         ),
                     )
             elif (
@@ -74,11 +68,7 @@ class LifecycleRules:
             ):
                 self.findings.add(
                     FindingKind.ALLOC_SIZE_INCREASE, ("alloc-grows", info.op),
-                    warning(info.op, "cannot tell whether this tcgen05.alloc asks for more columns "
-                            "than an earlier allocation on some path (a column count is not a "
-                            "constant): allocation sizes must not increase within a CTA").attach_note(
-                        "the earlier allocation", earlier.op
-                    ),
+                    warning(info.op, text.alloc_grows_unproven()).attach_note(text.earlier_allocation(), earlier.op),
                 )
         smallest = smaller_alloc(local.min_alloc, info)
         slots = local.slots | {info.slot} if info.slot is not None else local.slots
@@ -90,8 +80,7 @@ class LifecycleRules:
             if self._report:
                 self.findings.add(
                     FindingKind.UNPROVEN, ("dealloc-unknown", info.op),
-                    warning(info.op, "cannot tell which allocation this tcgen05.dealloc frees: its "
-                            "address is not loaded from a tcgen05.alloc slot"),
+                    warning(info.op, text.dealloc_unknown()),
                 )
             matching = [a for a in live if ncols_or_max(a) == ncols_or_max(info)][:1]
         else:
@@ -114,10 +103,9 @@ class LifecycleRules:
         if not matching:
             if info.slot is None:
                 return
-            diag = error(op, "tcgen05.dealloc frees TMEM that is not allocated on some path to it "
-                         "(never allocated, or already freed)")
+            diag = error(op, text.dealloc_unallocated())
             for a in allocs[:1]:
-                diag.attach_note("the allocation it would free", a.op)
+                diag.attach_note(text.allocation_it_would_free(), a.op)
             self.findings.add(FindingKind.BAD_DEALLOC, ("dealloc-unallocated", op), diag)
             return
         alloc = matching[0]
@@ -126,28 +114,21 @@ class LifecycleRules:
             if info.ncols != alloc.ncols:
                 self.findings.add(
                     FindingKind.WRONG_SIZE_DEALLOC, ("dealloc-size", op),
-                    error(op, f"tcgen05.dealloc frees {info.ncols} columns but the allocation "
-                          f"it frees has {alloc.ncols}").attach_note(
-                        f"allocated {alloc.ncols} columns here", alloc.op
+                    error(op, text.dealloc_size(info.ncols, alloc.ncols)).attach_note(
+                        text.allocated_here(alloc.ncols), alloc.op
                     ),
                 )
         elif not same_ncols(info, alloc):
             self.findings.add(
                 FindingKind.WRONG_SIZE_DEALLOC, ("dealloc-size", op),
-                warning(op, "cannot tell whether this tcgen05.dealloc frees as many columns as the "
-                        "allocation it frees (a column count is not a constant)").attach_note(
-                    "the allocation", alloc.op
-                ),
+                warning(op, text.dealloc_size_unproven()).attach_note(text.the_allocation(), alloc.op),
             )
         rest = info.rest
         if rest is not None and rest.constant is not None and rest.constant != 0:
             lanes, cols = isa.taddr_step(rest.constant)
             self.findings.add(
                 FindingKind.BAD_DEALLOC, ("dealloc-offset", op),
-                error(op, "tcgen05.dealloc must get the address tcgen05.alloc returned; this one is "
-                      f"offset by {lanes} lanes and {cols} columns").attach_note(
-                    "the allocation", alloc.op
-                ),
+                error(op, text.dealloc_offset(lanes, cols)).attach_note(text.the_allocation(), alloc.op),
             )
 
     def _check_exit(self, state: WarpStates) -> None:
@@ -156,11 +137,10 @@ class LifecycleRules:
             for alloc in sorted(local.own_live, key=lambda a: a.index):
                 if self._surely_freed_elsewhere(alloc, local, mask, state):
                     continue
-                diag = error(alloc.op, "TMEM allocated here may still be allocated when the kernel "
-                             "exits: every path must tcgen05.dealloc it")
+                diag = error(alloc.op, text.leak())
                 exit_op = self._leaking_exit(alloc, returns)
                 if exit_op is not None:
-                    diag.attach_note("a path leaves the kernel here with it allocated", exit_op)
+                    diag.attach_note(text.leaking_exit(), exit_op)
                 self.findings.add(FindingKind.LEAK, ("leak", alloc.op), diag)
 
     def _surely_freed_elsewhere(self, alloc: OpInfo, local: Local, mask: int, state: WarpStates) -> bool:

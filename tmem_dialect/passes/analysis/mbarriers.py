@@ -34,6 +34,7 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
+from tmem_dialect.passes.analysis import messages_mbarriers as text
 from tmem_dialect.passes.analysis.carried_rules import CarriedRingRules
 from tmem_dialect.passes.analysis.cluster_arrivals import ClusterArrivalRules
 from tmem_dialect.passes.analysis.cluster_ranks import MAPA
@@ -347,18 +348,13 @@ class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
         if refill and (trips is None or trips <= n):
             return None
         if refill:
-            text = (f"{name_of(p)} of warp {wp} refills stage t % {n} in iteration t + {n} while "
-                    f"{name_of(c)} of warp {wc} may still use it from iteration t: {name_of(p)}'s "
-                    f"side never waits on a barrier that {name_of(c)}'s side releases after its use")
+            diag = error(p.op, text.ring_refill_race(name_of(p), wp, n, name_of(c), wc))
+            diag.attach_note(text.the_op_of_warp(name_of(c), wc), c.op)
             kind = FindingKind.HANDOFF
         else:
-            text = (f"{name_of(c)} of warp {wc} uses stage t % {n} of iteration t while {name_of(p)} of "
-                    f"warp {wp} may still fill it: {name_of(c)}'s side does not wait, in the same "
-                    f"iteration, on the barrier that {name_of(p)}'s fill releases")
+            diag = error(c.op, text.ring_use_race(name_of(c), wc, n, name_of(p), wp))
+            diag.attach_note(text.the_op_of_warp(name_of(p), wp), p.op)
             kind = FindingKind.ASYNC_PENDING if p.kind in _COMMITTED else FindingKind.HANDOFF
-        diag = error(c.op if not refill else p.op, f"{text} ({HANDOFF.cite()})")
-        diag.attach_note(f"the {name_of(p if not refill else c)} of warp {wp if not refill else wc}",
-                         (p if not refill else c).op)
         self.findings.add(kind, ("ring-race", p.op, c.op, refill), diag)
         return Order.REPORTED
 
@@ -385,9 +381,7 @@ class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
             if len(ops) > 1:
                 (n1, op1), (n2, op2) = sorted(ops.items())[:2]
                 self.findings.add(FindingKind.MBARRIER_PHASE, ("ring-stages", op2), error(
-                    op2, f"this op indexes the mbarriers of '{base}' by t % {n2}, another by t % {n1}: "
-                    "the two sides of a ring disagree on its number of stages").attach_note(
-                    f"t % {n1} here", op1))
+                    op2, text.ring_stages_disagree(base, n2, n1)).attach_note(text.stages_here(n1), op1))
         by_warps: dict[tuple[object, int], list[tuple[OpInfo, object, int]]] = {}
         for info, (key, flip, mask) in self._ring_waits.items():
             by_warps.setdefault((key[1], mask), []).append((info, key, flip))
@@ -404,18 +398,10 @@ class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
                 theirs_fill = self._fills(releasers, ring) if tma is None else not tma
                 if flip == other_flip == 0 and mine_fills and not theirs_fill:
                     self.findings.add(FindingKind.DEADLOCK, ("ring-parity", info.op), error(
-                        info.op, f"this wait on stage t % {ring[2]} of the ring has parity (t / {ring[2]}) & 1, as "
-                        "does the other side's: in iteration t each side waits for the other's release of "
-                        "iteration t, which follows the other's own wait (deadlock); the side that fills "
-                        "the stages waits with the flipped parity ((t / N) & 1) ^ 1, which a fresh mbarrier "
-                        "passes at once").attach_note("the other side's wait", other.op))
+                        info.op, text.ring_parity_deadlock(ring[2])).attach_note(text.other_sides_wait(), other.op))
                 elif flip == other_flip == 1 and not mine_fills and theirs_fill:
                     self.findings.add(FindingKind.MBARRIER_PHASE, ("ring-parity", info.op), error(
-                        info.op, f"this wait on stage t % {ring[2]} of the ring has the flipped parity "
-                        f"((t / {ring[2]}) & 1) ^ 1, as does the filling side's: in iteration t it observes "
-                        f"the release of iteration t - {ring[2]}, so the first {ring[2]} iterations use their "
-                        "stage before it is filled; the side that uses the stages waits with "
-                        f"(t / {ring[2]}) & 1").attach_note("the filling side's wait", other.op))
+                        info.op, text.ring_parity_flipped(ring[2])).attach_note(text.filling_sides_wait(), other.op))
         self._check_carried()
 
     def _fills(self, warps: int, ring: tuple[object, ...]) -> bool:
@@ -528,13 +514,7 @@ class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
             if Action.wait(wait) not in actions:
                 self._handoff_fixes = True
             actions.setdefault(Action.wait(wait), set()).add(HANDOFF)
-        diag = error(
-            release.early,
-            f"this arrive releases TMEM cells that {name_of(a)} of warp {wa} may still be "
-            f"accessing: warp {wa} waits for it (tcgen05.{wait.value}) only after the arrive, "
-            f"and {name_of(b)} of warp {wb}, which observes this mbarrier, touches the same "
-            f"cells ({HANDOFF.cite()})",
-        )
-        diag.attach_note(f"the {name_of(a)} of warp {wa}", a.op)
-        diag.attach_note(f"the {name_of(b)} of warp {wb}", b.op)
+        diag = error(release.early, text.early_release(name_of(a), wa, wait.value, name_of(b), wb))
+        diag.attach_note(text.the_op_of_warp(name_of(a), wa), a.op)
+        diag.attach_note(text.the_op_of_warp(name_of(b), wb), b.op)
         self.findings.add(FindingKind.HANDOFF, ("early-release", release.early, a.op), diag)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect import isa
 from tmem_dialect.diagnostics import Diagnostic
@@ -131,15 +131,6 @@ def same_ncols(a: OpInfo, b: OpInfo) -> bool:
     return a.ncols_form is not None and b.ncols_form is not None and a.ncols_form.same_as(b.ncols_form)
 
 
-def few_warps(mask: int) -> str:
-    return ", ".join(str(w) for w in range(mask.bit_length()) if mask >> w & 1)
-
-
-def warps_text(mask: int) -> str:
-    single = not mask & (mask - 1)
-    return f"warp{'' if single else 's'} {few_warps(mask)} never reach{'es' if single else ''}"
-
-
 def other_warp(issuers: int, executing: int) -> bool:
     """Some warp in `executing` differs from some warp in `issuers`."""
     return bool(issuers and executing) and not (issuers == executing and issuers & (issuers - 1) == 0)
@@ -162,22 +153,6 @@ class Findings:
 
     def items(self) -> list[tuple[FindingKind, Diagnostic]]:
         return list(zip(self.kinds, self.diagnostics))
-
-
-def name_unknown(*forms: Form | None) -> str:
-    """Names the value a 'cannot prove' warning could not see through: the first symbol of
-    `forms`, as a clause to end the message with ("" when there is none to name)."""
-    for form in forms:
-        for sym, _ in form.terms if form is not None else ():
-            value = sym.value
-            if value is None:
-                continue
-            if value.name_hint:
-                return f" (it depends on %{value.name_hint})"
-            if isinstance(value, BlockArgument):
-                return f" (it depends on argument #{value.index} of a block)"
-            return f" (it depends on the result of {value.owner.name})"  # type: ignore[union-attr]
-    return ""
 
 
 def reads_register(value: SSAValue, register_op: str, limit: int = 256) -> Operation | None:

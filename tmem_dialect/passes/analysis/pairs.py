@@ -16,6 +16,7 @@ from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis import messages_warps as text
 from tmem_dialect.passes.analysis.cluster_ranks import CTA_RANK
 from tmem_dialect.passes.analysis.ops import reads_register
 from tmem_dialect.passes.cfg import Edge, ForwardSolver, Node
@@ -108,18 +109,13 @@ class PairRules:
             return
         ever, since_alloc = seen
         if kind is EffectKind.ALLOC and not ever:
-            text = (f"{op.name} (cta_group::2) may run before any cluster barrier: the peer CTA must "
-                    "be running when the pair allocates, so a barrier.cluster.arrive and "
-                    "barrier.cluster.wait must come before it on every path")
+            message = text.pair_alloc_unsynchronized(op.name)
         elif kind is EffectKind.DEALLOC and not since_alloc:
-            text = (f"{op.name} (cta_group::2) may run with no cluster barrier between the pair "
-                    "allocation and it: the peer CTA must still be running when the pair "
-                    "deallocates, so a barrier.cluster.arrive and barrier.cluster.wait must come "
-                    "before it on every path")
+            message = text.pair_dealloc_unsynchronized(op.name)
         else:
             return
         self.findings.add(  # type: ignore[attr-defined]
-            FindingKind.CLUSTER_BARRIER_MISSING, ("pair-cluster-barrier", op), error(op, text),
+            FindingKind.CLUSTER_BARRIER_MISSING, ("pair-cluster-barrier", op), error(op, message),
         )
 
     def _check_both_ctas(self, op: Operation, kind: EffectKind, others: list[Operation]) -> None:
@@ -137,10 +133,8 @@ class PairRules:
                 continue
             self.findings.add(  # type: ignore[attr-defined]
                 FindingKind.PEER_MISMATCH, ("pair-one-cta", op),
-                error(op, f"{op.name} (cta_group::2) runs only in the CTAs for which this branch on "
-                      "%cluster_ctarank goes its way: both CTAs of the pair must execute their half "
-                      f"of the pair {kind.value}").attach_note("the branch", branch.op)
-                .attach_note("the CTA rank it depends on", rank),
+                error(op, text.pair_in_one_cta(op.name, kind.value)).attach_note(text.the_branch(), branch.op)
+                .attach_note(text.rank_read_here(), rank),
             )
             return
 

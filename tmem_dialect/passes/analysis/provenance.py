@@ -8,7 +8,9 @@ from tmem_dialect import isa
 from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.passes.analysis.ops import OpInfo, name_of, name_unknown
+from tmem_dialect.passes.analysis import messages_allocations as text
+from tmem_dialect.passes.analysis.messages_names import name_unknown, value_name
+from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.state import Local
 
 
@@ -50,12 +52,11 @@ class ProvenanceRules:
         self._check_bounds(info, live, mask)
 
     def _report_unallocated(self, info: OpInfo, mask: int) -> None:
-        text = f"{name_of(info)} accesses TMEM but this kernel allocates none: no tcgen05.alloc on any path"
         warps = list(self.space.warps(mask))
         if any(self._exists(w) for w in warps):
-            diag = error(info.op, text)
+            diag = error(info.op, text.unallocated(name_of(info)))
         else:  # without a declared block size, the warps that run it may not exist
-            diag = warning(info.op, f"if the block has warp {warps[0]}, {text[0].lower()}{text[1:]}")
+            diag = warning(info.op, text.unallocated(name_of(info), warps[0]))
         self.findings.add(FindingKind.UNALLOCATED, ("unallocated", info.op), diag)
 
     def _report_freed_base(
@@ -63,22 +64,19 @@ class ProvenanceRules:
     ) -> None:
         deallocs = [i for i in self._deallocs if i.slot == info.slot]
         if live and alloc is not None:
-            diag = error(info.op, f"{name_of(info)} uses a TMEM base loaded before its allocation was "
-                         "freed; the slot now holds another allocation (a stale base after a "
-                         "re-alloc)")
+            diag = error(info.op, text.stale_base(name_of(info)))
             kind = FindingKind.STALE_BASE
         else:
-            diag = error(info.op, f"{name_of(info)} accesses TMEM whose allocation is freed on every "
-                         "path to it (use after free)")
+            diag = error(info.op, text.use_after_free(name_of(info)))
             kind = FindingKind.USE_AFTER_FREE
         if load is not None:
-            diag.attach_note("the base was loaded here", load)
+            diag.attach_note(text.base_loaded_here(), load)
         if alloc is not None:
-            diag.attach_note("from this allocation", alloc.op)
+            diag.attach_note(text.from_this_allocation(), alloc.op)
         for dealloc in deallocs[:1]:
-            diag.attach_note("which a tcgen05.dealloc frees here", dealloc.op)
+            diag.attach_note(text.freed_here(), dealloc.op)
         if live and alloc is not None:
-            diag.attach_note("the slot holds this allocation now", live[0].op)
+            diag.attach_note(text.slot_holds_now(), live[0].op)
         self.findings.add(kind, ("freed-base", info.op), diag)
 
     def _check_bounds(self, info: OpInfo, live: list[OpInfo], mask: int) -> None:
@@ -101,17 +99,12 @@ class ProvenanceRules:
         w, lo, hi, exact = worst
         sure = (exact or self._attained(info)) and self._exists(w)
         other = [a for a in self._allocs if a.slot != info.slot]
-        text = (
-            f"{name_of(info)} of warp {w} reaches columns {lo}..{hi} of its allocation, which has "
-            f"{ncols} columns (columns 0..{ncols - 1})"
-            if sure else
-            f"cannot prove that {name_of(info)} of warp {w} stays inside its allocation of {ncols} "
-            f"columns: its column offset ranges over {lo}..{hi}{name_unknown(info.rest)}"
-        )
-        diag = (error if sure else warning)(info.op, text)
-        diag.attach_note(f"the allocation of {ncols} columns", live[0].op)
+        message = (text.out_of_bounds(name_of(info), w, lo, hi, ncols) if sure else
+                   text.out_of_bounds_unproven(name_of(info), w, ncols, lo, hi, name_unknown(info.rest)))
+        diag = (error if sure else warning)(info.op, message)
+        diag.attach_note(text.allocation_of(ncols), live[0].op)
         if other:
-            diag.attach_note("past its end lies TMEM another allocation may hold", other[0].op)
+            diag.attach_note(text.past_its_end(), other[0].op)
         self.findings.add(FindingKind.OUT_OF_BOUNDS, ("bounds", info.op), diag)
 
     def _attained(self, info: OpInfo) -> bool:
@@ -135,23 +128,12 @@ class ProvenanceRules:
         unknown = [a for a in live if a.ncols is None]
         least = known + isa.NCOLS_MIN * len(unknown) + info.ncols
         if least > isa.TMEM_COLUMNS:
-            diag = error(info.op, f"tcgen05.alloc of {info.ncols} columns can never be satisfied: "
-                         f"{least - info.ncols} columns are still allocated (required: {least}, "
-                         f"hardware limit: {isa.TMEM_COLUMNS}); it blocks forever")
+            diag = error(info.op, text.budget(info.ncols, least))
         elif unknown and known + isa.NCOLS_MAX * len(unknown) + info.ncols > isa.TMEM_COLUMNS:
-            names = ", ".join(self._value_name(a) for a in unknown)
-            diag = warning(info.op, f"cannot prove that tcgen05.alloc of {info.ncols} columns fits "
-                           f"the {isa.TMEM_COLUMNS} columns of the TMEM: it depends on the column "
-                           f"count {names} of a live allocation")
+            names = ", ".join(value_name(a.effect.ncols_value if a.effect is not None else None) for a in unknown)
+            diag = warning(info.op, text.budget_unproven(info.ncols, names))
         else:
             return
         for a in live:
-            size = f"{a.ncols} columns" if a.ncols is not None else "a run-time number of columns"
-            again = " (by an earlier iteration)" if a is info else ""
-            diag.attach_note(f"{size} allocated here{again} are still live", a.op)
+            diag.attach_note(text.still_live(a.ncols, a is info), a.op)
         self.findings.add(FindingKind.OUT_OF_TMEM, ("budget", info.op), diag)
-
-    def _value_name(self, alloc: OpInfo) -> str:
-        value = alloc.effect.ncols_value if alloc.effect is not None else None
-        hint = getattr(value, "name_hint", None)
-        return f"%{hint}" if hint else "(a value)"

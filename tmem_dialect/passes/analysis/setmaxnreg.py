@@ -6,7 +6,7 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.nvvm_cluster import SetMaxRegisterOp
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.passes.analysis.ops import few_warps
+from tmem_dialect.passes.analysis import messages_warps as text
 
 
 class SetMaxNRegRules:
@@ -33,10 +33,6 @@ class SetMaxNRegRules:
                         missing = present & ~reached
                         self.findings.add(  # type: ignore[attr-defined]
                             FindingKind.SETMAXNREG_UNIFORM, ("setmaxnreg", op, first),
-                            error(op, f"setmaxnreg is not warpgroup-uniform: warp{'s' if reached & (reached - 1) else ''} "
-                                  f"{few_warps(reached)} of warpgroup {first // isa.WARPS_PER_WARPGROUP} may execute "
-                                  f"this setmaxnreg ({'inc' if op.increase else 'dec'} {op.count}) but warp"
-                                  f"{'s' if missing & (missing - 1) else ''} {few_warps(missing)} never "
-                                  f"{'do' if missing & (missing - 1) else 'does'}; all "
-                                  "warps of a warpgroup must execute the same setmaxnreg"),
+                            error(op, text.setmaxnreg_not_uniform(reached, first // isa.WARPS_PER_WARPGROUP,
+                                                                  bool(op.increase), op.count, missing)),
                         )

@@ -21,13 +21,9 @@ from xdsl.ir import Operation
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis import messages_mbarriers as text
 from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.rings import is_ring
-
-
-def _barrier_name(key: object) -> str:
-    base = key[0] if isinstance(key, tuple) else key
-    return f"'{base}'"
 
 
 class SmemRingRules:
@@ -66,11 +62,7 @@ class SmemRingRules:
 
     def _tma_unmatched(self, info: OpInfo, key: object) -> None:
         pointer = info.effect.mbarrier  # type: ignore[union-attr]
-        named = f"the mbarrier {_barrier_name(key)}" if key is not None else "its mbarrier"
-        pointer_text = f" (%{pointer.name_hint})" if pointer.name_hint else ""
-        diag = warning(info.op, f"this {name_of(info)} in a loop completes on {named}{pointer_text}, which is "
-                       "not the stage t % N of a ring of the common form (full[t % N] of a loop counter t): "
-                       "cannot prove it does not refill shared memory an mma of an earlier iteration still reads")
+        diag = warning(info.op, text.tma_not_a_ring(name_of(info), key, pointer.name_hint))
         self.findings.add(FindingKind.UNPROVEN, ("tma-ring-form", info.op), diag)  # type: ignore[attr-defined]
 
     def _consumer_mmas(self, full: object) -> list[OpInfo]:
@@ -92,10 +84,8 @@ class SmemRingRules:
         if not readers:
             return
         mma = readers[0]
-        diag = warning(mma.op, f"this {name_of(mma)} runs in the ring's loop but does not wait, in its iteration, "
-                       f"on {_barrier_name(full)}[t % {ring[2]}], which the {name_of(info)} completes: if it "
-                       "reads the stage that load fills, it may read it before the load has written it")
-        diag.attach_note(f"the {name_of(info)} filling the stage", info.op)
+        diag = warning(mma.op, text.fill_unwaited(name_of(mma), full, ring[2], name_of(info)))
+        diag.attach_note(text.filling_the_stage(name_of(info)), info.op)
         self.findings.add(FindingKind.ASYNC_PENDING, ("tma-unwaited", mma.op), diag)  # type: ignore[attr-defined]
 
     def _check_refill(self, info: OpInfo, full: object) -> None:
@@ -124,13 +114,10 @@ class SmemRingRules:
             empty = sorted(waited, key=str)[0]
             releases = [i for i in self.info_of.values()  # type: ignore[attr-defined]
                         if i.kind is EffectKind.MBARRIER_ARRIVE and self._mbarrier_of(i) == empty]  # type: ignore[attr-defined]
-            diag = error(info.op, f"this {name_of(info)} refills stage t % {n} of the ring after waiting on "
-                         f"{_barrier_name(empty)}[t % {n}], but nothing tracking the {name_of(mma)} that reads the "
-                         f"stage releases that barrier: only a tcgen05.commit of the mma completes its phase after "
-                         f"the mma has read its operands, so the refill may overwrite them")
-            diag.attach_note(f"the {name_of(mma)} reading the stage", mma.op)
+            diag = error(info.op, text.refill_untracked(name_of(info), n, empty, name_of(mma)))
+            diag.attach_note(text.reading_the_stage(name_of(mma)), mma.op)
             for release in releases[:1]:
-                diag.attach_note(f"the release of {_barrier_name(empty)}, which does not track the mma", release.op)
+                diag.attach_note(text.release_not_tracking(empty), release.op)
             self.findings.add(FindingKind.ASYNC_PENDING, ("tma-refill", info.op), diag)  # type: ignore[attr-defined]
             return
         trips = self._ring_trips(ring[1])  # type: ignore[attr-defined]
@@ -141,19 +128,14 @@ class SmemRingRules:
         producer = self._op_masks.get(info, 0)  # type: ignore[attr-defined]
         others = {k for k, _, m in self._ring_waits.values() if m & ~producer}  # type: ignore[attr-defined]
         commits = {k: v for k, v in commits.items() if k not in others} or commits
-        empty_text = (f"on {_barrier_name(next(iter(commits)))}[t % {n}]" if len(commits) == 1 else
-                      "on the barrier the mma's commit releases")
-        text = (f"this {name_of(info)} refills stage t % {n} of the ring in iteration t + {n} without waiting, "
-                f"before it in its iteration, {empty_text}: the {name_of(mma)} of iteration t may still be "
-                "reading the stage")
+        the_empty = next(iter(commits)) if len(commits) == 1 else None
         if trips is None:
-            diag = warning(info.op, f"{text} when the loop runs more than {n} times (its trip count is not a "
-                           "constant)")
+            diag = warning(info.op, text.refill_unwaited_unproven(name_of(info), n, the_empty, name_of(mma)))
             kind = FindingKind.UNPROVEN
         else:
-            diag = error(info.op, f"{text} (the loop runs {trips} times, more than its {n} stages)")
+            diag = error(info.op, text.refill_unwaited(name_of(info), n, the_empty, name_of(mma), trips))
             kind = FindingKind.ASYNC_PENDING
-        diag.attach_note(f"the {name_of(mma)} reading the stage", mma.op)
+        diag.attach_note(text.reading_the_stage(name_of(mma)), mma.op)
         for empty, (_, commit) in sorted(commits.items(), key=lambda kv: str(kv[0]))[:1]:
-            diag.attach_note(f"the commit releasing the stage on {_barrier_name(empty)}", commit)
+            diag.attach_note(text.commit_releasing(empty), commit)
         self.findings.add(kind, ("tma-refill", info.op), diag)  # type: ignore[attr-defined]

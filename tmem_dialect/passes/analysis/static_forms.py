@@ -9,7 +9,10 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.analysis.ops import Category, OpInfo, few_warps, name_unknown, reads_register
+from tmem_dialect.passes.analysis import messages_allocations as alloc_text
+from tmem_dialect.passes.analysis import messages_warps as text
+from tmem_dialect.passes.analysis.messages_names import name_unknown
+from tmem_dialect.passes.analysis.ops import Category, OpInfo, reads_register
 from tmem_dialect.passes.cells import lane_known
 from tmem_dialect.passes.cfg import Node
 from tmem_dialect.passes.forms import Form
@@ -44,14 +47,12 @@ class StaticFormRules:
                 if split:
                     self.findings.add(
                         FindingKind.DIVERGENT_OPERAND, ("taddr-split", op),
-                        error(op, f"the TMEM address of {op.name} differs between threads of warp "
-                              f"{split[0]}; every thread of a warp must pass the same address"),
+                        error(op, text.address_split(op.name, split[0])),
                     )
                     return
             self.findings.add(
                 FindingKind.DIVERGENT_OPERAND, ("taddr-unknown", op),
-                warning(op, f"cannot prove that every thread of a warp passes the same TMEM address "
-                        f"to {op.name}{name_unknown(info.rest)}"),
+                warning(op, text.address_split_unproven(op.name, name_unknown(info.rest))),
             )
             return
         boxes = self._boxes(info) if lane_known(info.anchor) else None
@@ -71,15 +72,11 @@ class StaticFormRules:
             if rel_hi < allowed_lo or rel_lo > allowed_hi or allowed_lo > allowed_hi:
                 lo = min(b.lane_lo for b in boxes[w])
                 hi = max(b.lane_hi for b in boxes[w])
-                text = (
-                    f"warp {w} accesses TMEM lanes {lo}..{hi}, outside its lane quarter "
-                    f"{q_lo}..{q_hi}: warp w may only access lanes 32*(w%4)..32*(w%4)+31 "
-                    "(add (32*(w%4)) << 16 to the address)"
-                )
                 if self._exists(w):
-                    self.findings.add(FindingKind.LANE_QUARTER, ("lanes", op), error(op, text))
+                    self.findings.add(FindingKind.LANE_QUARTER, ("lanes", op),
+                                      error(op, text.lane_quarter(w, lo, hi, q_lo, q_hi)))
                     return
-                outside = outside or f"if the block has warp {w}, " + text
+                outside = outside or text.lane_quarter(w, lo, hi, q_lo, q_hi, if_exists=True)
                 continue
             unsure = w if unsure is None else unsure
         if outside is not None:
@@ -91,19 +88,13 @@ class StaticFormRules:
             if volatile is not None:
                 self.findings.add(
                     FindingKind.VOLATILE_WARPID, ("lanes-warpid", op),
-                    warning(op, f"the lane of {op.name}'s address comes from %warpid, which the PTX "
-                            "ISA calls volatile (the warp's slot on the SM, which may change while it "
-                            "runs, not its index in the CTA): cannot prove that it stays in its lane "
-                            "quarter; derive the quarter from %tid.x / 32").attach_note(
-                        "%warpid is read here", volatile
-                    ),
+                    warning(op, text.volatile_warpid(op.name)).attach_note(text.warpid_read_here(), volatile),
                 )
                 return
             self.findings.add(
                 FindingKind.LANE_QUARTER, ("lanes-unknown", op),
-                warning(op, f"cannot prove that warp {unsure}'s {op.name} stays in its lane quarter "
-                        f"{q.start}..{q.stop - 1}: the lane of its address is not known statically"
-                        f"{name_unknown(info.rest, Form(0, info.anchor or ()))}"),
+                warning(op, text.lane_quarter_unproven(unsure, op.name, q.start, q.stop - 1,
+                                                       name_unknown(info.rest, Form(0, info.anchor or ())))),
             )
 
     def _warpid_term(self, info: OpInfo) -> Operation | None:
@@ -151,35 +142,25 @@ class StaticFormRules:
         if unsure is not None and unsure.branch is not None:
             self.findings.add(
                 FindingKind.PARTIAL_COLLECTIVE, ("divergence-unknown", info.op),
-                warning(info.op, f"cannot prove that every thread of a warp reaches this "
-                        f"{info.op.name} (warp-collective, .sync.aligned) together").attach_note(
-                    "this condition may differ between threads of a warp", unsure.branch.op
+                warning(info.op, text.divergent_collective_unproven(info.op.name)).attach_note(
+                    text.condition_may_split(), unsure.branch.op
                 ),
             )
 
     def _report_divergence(self, info: OpInfo, branch: Operation, warp: int | None) -> None:
-        where = f"warp {warp}" if warp is not None else "a warp"
         self.findings.add(
             FindingKind.PARTIAL_COLLECTIVE, ("divergence", info.op),
-            error(info.op, f"{info.op.name} is warp-collective (.sync.aligned) but runs under a "
-                  f"condition that splits {where}: it depends on the lane, not only on the "
-                  "warp index").attach_note(
-                f"this condition differs between threads of {where}", branch
+            error(info.op, text.divergent_collective(info.op.name, warp)).attach_note(
+                text.condition_splits(warp), branch
             ),
         )
 
     def _check_single_warp(self, info: OpInfo, mask: int) -> None:
         exact = self._decided(info)
-        verb = "allocate" if info.kind is EffectKind.ALLOC else "free"
-        text = (
-            f"{info.op.name} runs in warps {few_warps(mask)}: exactly one warp of the CTA may "
-            f"{verb} (guard it with a condition on the warp index)"
-        )
+        alloc = info.kind is EffectKind.ALLOC
+        kind = FindingKind.CONCURRENT_ALLOC if alloc else FindingKind.DOUBLE_DEALLOC
         if exact and self._exists(1):
-            self.findings.add(FindingKind.CONCURRENT_ALLOC if info.kind is EffectKind.ALLOC else FindingKind.DOUBLE_DEALLOC, ("one-warp", info.op), error(info.op, text))
+            self.findings.add(kind, ("one-warp", info.op), error(info.op, alloc_text.several_warps(info.op.name, mask, alloc)))
         else:
-            self.findings.add(
-                FindingKind.CONCURRENT_ALLOC if info.kind is EffectKind.ALLOC else FindingKind.DOUBLE_DEALLOC, ("one-warp", info.op),
-                warning(info.op, f"cannot prove that only one warp runs this {info.op.name}; "
-                        "exactly one warp of the CTA may " + verb),
-            )
+            self.findings.add(kind, ("one-warp", info.op),
+                              warning(info.op, alloc_text.several_warps_unproven(info.op.name, alloc)))
