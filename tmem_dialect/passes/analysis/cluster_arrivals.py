@@ -17,7 +17,6 @@ from xdsl.ir import Operation
 from tmem_dialect import isa
 from tmem_dialect.conventions import cluster_dim
 from tmem_dialect.diagnostics import error
-from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis import messages_mbarriers as text
@@ -26,8 +25,6 @@ from tmem_dialect.passes.analysis.ops import OpInfo, name_of
 from tmem_dialect.passes.analysis.rings import is_ring
 
 _RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
-_REMOTE_USES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.TMA_LOAD})
-CLUSTER_ARRIVES = frozenset({"nvvm.cluster.arrive", "nvvm.cluster.arrive.relaxed"})
 UNMODELLED = "ptx.unmodelled"  # the PTX front end's stand-in for an instruction it cannot model
 
 
@@ -106,7 +103,7 @@ class ClusterArrivalRules:
         never completes (a commit without the multicast that reaches the peer)."""
         ranks = self._cluster() or ClusterRanks(self.cfg, 1, self._reaches)  # type: ignore[attr-defined]
         if ranks.size > 1:
-            self._check_init_fences(ranks)
+            self._check_init_fences(ranks)  # type: ignore[attr-defined]
         if self._some_release_unknown():
             return  # a release whose mbarrier is not known may be the one a wait needs
         waits: dict[object, list[OpInfo]] = {}
@@ -127,53 +124,6 @@ class ClusterArrivalRules:
                          or (needed is not None and arrivals[r] < needed and self._once_per_phase(info, releases))]
                 if short and self._waits_for_a_completion(info, key):
                     self._report_short(info, sorted(short), arrivals, needed, releases, ranks)
-
-    def _check_init_fences(self, ranks: ClusterRanks) -> None:
-        """An mbarrier that another CTA reaches (an arrive through mapa, a commit's or a TMA's
-        multicast) is initialized, then `fence.mbarrier_init.release.cluster`, then the cluster
-        barrier: on a path from its init to a cluster arrive without the fence, the peer may
-        use it uninitialized (PTX ISA "fence.mbarrier_init"; interpreter/mbarrier.py)."""
-        inits = [i for i in self.info_of.values() if i.kind is EffectKind.MBARRIER_INIT]  # type: ignore[attr-defined]
-        unfenced: dict[Operation, OpInfo] = {}  # each unfenced init, with a remote use of its mbarrier
-        for info in self.info_of.values():  # type: ignore[attr-defined]
-            if info.kind not in _REMOTE_USES or (key := self._mbarrier_of(info)) is None:  # type: ignore[attr-defined]
-                continue
-            targets = self._release_targets(info, ranks)
-            if not targets or all(per_rank == {rank} for rank, per_rank in targets.items()):
-                continue  # every CTA reaches only its own mbarrier
-            for init in self._same_mbarrier(key, inits):  # type: ignore[attr-defined]
-                if init.op not in unfenced and not self._fenced_for_the_cluster(init.op):
-                    unfenced[init.op] = info
-        if not unfenced:
-            return
-        (first, use), *others = sorted(unfenced.items(), key=lambda kv: self.info_of[kv[0]].index)  # type: ignore[attr-defined]
-        diag = error(first, text.init_unfenced()).attach_note(text.used_from_another_cta(name_of(use)), use.op)
-        for op, _ in others:
-            diag.attach_note(text.init_unfenced_too(), op)
-        self.findings.add(FindingKind.MBARRIER_UNINITIALIZED, ("init-unfenced", first), diag)  # type: ignore[attr-defined]
-
-    def _fenced_for_the_cluster(self, init: Operation) -> bool:
-        """Every path from `init` to a cluster arrive passes a fence.mbarrier_init first."""
-        cfg = self.cfg  # type: ignore[attr-defined]
-        start = cfg.node_of.get(init)
-        if start is None:
-            return True
-        work: list[tuple[object, int]] = [(start, start.ops.index(init) + 1)]
-        seen: set[object] = set()
-        while work:
-            node, first = work.pop()
-            for op in node.ops[first:]:  # type: ignore[attr-defined]
-                effect = tmem_effect(op)
-                if effect is not None and effect.kind is EffectKind.FENCE_MBARRIER_INIT:
-                    break
-                if op.name in CLUSTER_ARRIVES:
-                    return False
-            else:
-                for edge in node.succs:  # type: ignore[attr-defined]
-                    if edge.target not in seen:
-                        seen.add(edge.target)
-                        work.append((edge.target, 0))
-        return True
 
     def _some_release_unknown(self) -> bool:
         """A release (arrive, commit) whose mbarrier the analysis cannot name, or an instruction

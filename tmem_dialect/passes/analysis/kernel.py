@@ -11,6 +11,8 @@ from tmem_dialect.passes.analysis.crosswarp import CrossWarpRules
 from tmem_dialect.passes.analysis.engine import Engine
 from tmem_dialect.passes.analysis.handoff import HandoffRules
 from tmem_dialect.passes.analysis.lifecycle import LifecycleRules
+from tmem_dialect.passes.analysis.mbarrier_inits import USES as INIT_USES
+from tmem_dialect.passes.analysis.mbarrier_inits import MbarrierInitRules
 from tmem_dialect.passes.analysis.mbarriers import MBARRIER_SYNC, MbarrierRules
 from tmem_dialect.passes.analysis.ops import (
     Action,
@@ -39,6 +41,7 @@ class KernelAnalysis(
     CrossWarpRules,
     PeriodicAddresses,
     MbarrierRules,
+    MbarrierInitRules,
     SmemRingRules,
     PairRules,
     SetMaxNRegRules,
@@ -142,6 +145,10 @@ class KernelAnalysis(
             return local.but(unfenced=None) if local.unfenced is not None else local
         if kind is EffectKind.FENCE_AFTER:
             return local.but(after_due=None) if local.after_due is not None else local
+        if kind is EffectKind.MBARRIER_INIT:
+            return self._mbarrier_init(info, local)
+        if kind in INIT_USES and self._report:
+            self._check_init_visible(info, local, mask)
         if kind in MBARRIER_SYNC:
             return self._mbarrier_step(info, local, mask)
         if is_barrier_ordered(kind):

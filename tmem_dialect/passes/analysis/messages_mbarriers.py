@@ -198,6 +198,16 @@ def constant_phase_repeats(stages: int, parity: int) -> str:
 # FindingKind.MBARRIER_UNINITIALIZED
 
 
+def init_not_visible(op_name: str) -> str:
+    """A use of an mbarrier that another warp initialized, with no barrier after the init."""
+    return (f"this {op_name} uses an mbarrier that another warp initializes, and no barrier orders "
+            "that mbarrier.init before it on any path: it may see the mbarrier uninitialized")
+
+
+def the_init() -> str:
+    return "the mbarrier.init"
+
+
 def init_unfenced() -> str:
     """An mbarrier.init another CTA relies on, with a path to a cluster arrive and no fence."""
     return ("this mbarrier.init reaches a cluster barrier on some path without "
@@ -260,7 +270,8 @@ MESSAGES: dict[FindingKind, tuple[Callable[..., str], ...]] = {
                            refill_unwaited_unproven, reading_the_stage, commit_releasing),
     FindingKind.MBARRIER_PHASE: (ring_stages_disagree, stages_here, ring_parity_flipped, filling_sides_wait,
                                  carried_phase_repeats, constant_phase_repeats, next_value_here, phase_values),
-    FindingKind.MBARRIER_UNINITIALIZED: (init_unfenced, used_from_another_cta, init_unfenced_too),
+    FindingKind.MBARRIER_UNINITIALIZED: (init_not_visible, the_init, init_unfenced, used_from_another_cta,
+                                         init_unfenced_too),
     FindingKind.ASYNC_PENDING: (ring_use_race, the_op_of_warp, refill_untracked, refill_unwaited, reading_the_stage,
                                 release_not_tracking, commit_releasing, fill_unwaited, filling_the_stage),
 }
