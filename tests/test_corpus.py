@@ -234,6 +234,19 @@ def test_corpus_kernel_runs_to_the_right_numbers(name: str) -> None:
     assert check(result.args)
 
 
+def test_corpus_pair_gemm_runs_on_a_cluster_of_two() -> None:
+    """cute/gemm_2cta.ptx: C (256x64 f32) = A (256x64 f16) @ B^T (B 64x64 f16, K-major), one cta_group::2
+    MMA tile across the CTA pair. The TiledMma struct's fields: three flag bytes (accumulate, negate
+    A, negate B: all off) and the eight disable-output-lane words (none disabled)."""
+    module, _ = _import(CORPUS / "cute/gemm_2cta.ptx", allow_unmodelled=False)
+    a, b = _tile((256, 64), np.float16), _tile((64, 64), np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32).T
+    args = [np.int16(0)] * 3 + [np.int32(0)] * 8 + [a.ravel(), b.ravel(), np.zeros(256 * 64, np.float32)]
+    result = run_kernel(module, threads=128, args=args, cluster=2, dynamic_shared_bytes=SMEM)
+    assert result.errors == [], result.render()
+    assert np.array_equal(result.args[-1].reshape(256, 64), want)
+
+
 @pytest.mark.parametrize("name", sorted(MISUSED))
 def test_corpus_misuse_is_found_at_run_time(name: str) -> None:
     make, kind = MISUSED[name]

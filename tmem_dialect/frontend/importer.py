@@ -310,12 +310,7 @@ class FunctionImporter:
         if byval.conflict is not None:
             self.module.error(p.start, f"unmodelled: byval parameter '{p.name}' cannot be split into fields: {byval.conflict}")
             return
-        if byval.address_taken_at is not None:
-            message = f"unmodelled: the address of byval parameter '{p.name}' is taken"
-            if not self.module.options.allow_unmodelled:
-                self.module.error(byval.address_taken_at, message + " (--allow-unmodelled makes it a pointer to its bytes)")
-                return
-            self.module.warning(byval.address_taken_at, message + "; it is a pointer to its bytes (verification only)")
+        if byval.address_taken_at is not None:  # a pointer to its bytes (a TMA descriptor's, ...)
             t: Attribute = llvm.LLVMPointerType()
             arg_types.append(t)
             self.param_values[p.name] = self.entry.block.insert_arg(t, len(self.entry.block.args), self.module.loc(p.start))

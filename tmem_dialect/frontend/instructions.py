@@ -108,6 +108,10 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
     if isinstance(operand, Symbol):
         param = ctx.params.get(operand.name)
         if param is not None and param.count is not None:  # an address-taken byval parameter
+            if T.bits(t) < 64:  # a param-window address (Triton's mov.b32 + cvt + cvta.param)
+                raise Unmodelled(f"unmodelled instruction '{ctx.ins.opcode if ctx.ins else 'mov'}' (a "  # type: ignore[union-attr]
+                                 f"{T.bits(t)}-bit param-space address of byval parameter '{operand.name}'; "
+                                 "64-bit addresses are generic addresses of its bytes)")
             return ctx.coerce(ctx.pointer_as_int(ctx.param_value(operand.name)), t)
         glob = ctx.module.globals.get(operand.name)
         if glob is None:

@@ -167,13 +167,14 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     """cvta[.to].space.size d, a.
 
     Global addresses are the same number in the generic window (the interpreter and hardware
-    agree), so a global cvta is a copy. A shared cvta changes the number on hardware: it
+    agree), so a global cvta is a copy. So is a param cvta: the address of a byval parameter
+    (`mov.b64 %rd, p`) is already the generic address of its bytes (byval.py). A shared cvta changes the number on hardware: it
     is an llvm.addrspacecast between !llvm.ptr and !llvm.ptr<3>.
     """
     parts = ins.parts
     to = len(parts) > 1 and parts[1] == "to"
     rest = parts[2:] if to else parts[1:]
-    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "shared", "shared::cta",
+    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "param", "shared", "shared::cta",
                                                                         "shared::cluster"):
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     if len(ins.operands) != 2:
@@ -184,7 +185,7 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
         value = ctx.read(a, width)
     else:
         value = ctx.read(a, width)
-    if rest[0] == "global":
+    if rest[0] in ("global", "param"):
         ctx.write(d, value)
         return
     space = SPACES[rest[0]]
