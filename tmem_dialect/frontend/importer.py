@@ -70,7 +70,8 @@ class ModuleImporter:
         self.options = options
         self.diagnostics: list[Diagnostic] = []
         self.globals: dict[str, llvm.GlobalOp] = {}
-        self.functions: dict[str, Function] = {f.name: f for f in module.functions}
+        self.functions: dict[str, Function] = {f.name: f for f in module.functions if f.declaration}
+        self.functions.update({f.name: f for f in module.functions if not f.declaration})  # bodies win
         self.filename = StringAttr(module.source.name)
         self._locations: dict[int, FileLineColLoc] = {}
         self.function_importers: list[FunctionImporter] = []
@@ -103,6 +104,11 @@ class ModuleImporter:
         if errors:
             raise DiagnosticError(errors)
         return ModuleOp(ops)
+
+    def signature(self, fn: Function) -> tuple[list[Attribute], Attribute | None]:
+        """(parameter types, result type or None) of device function `fn`, as its import builds them."""
+        result = fn.returns[0].register if len(fn.returns) == 1 else None
+        return [T.register_type(p.type) for p in fn.params], T.register_type(result.type) if result else None
 
     def global_op(self, var: GlobalVar) -> llvm.GlobalOp | None:
         if var.name in self.globals:
@@ -243,12 +249,24 @@ class FunctionImporter:
         from tmem_dialect.frontend import byval, instructions, pointers
 
         fn = self.fn
-        if fn.returns:
-            self.module.error(fn.start, "unmodelled: device functions with return values are not imported yet")
+        result_var = None
+        if len(fn.returns) > 1:
+            self.module.error(fn.start, "unmodelled: a device function with more than one return value")
+        elif fn.returns:
+            result_var = fn.returns[0].register
+            if result_var is not None and result_var.count is not None:
+                self.module.error(fn.returns[0].start, "unmodelled: an array (byte struct) return value")
+                result_var = None
+        if not fn.is_kernel:
+            for item in fn.body:
+                if isinstance(item, Instruction) and item.parts[0] == "exit":
+                    self.module.error(item.start, "unmodelled: exit in a device function (it ends the thread, not the call)")
         self.blocks = build_blocks(fn, self.module.source)
         self.entry = self.blocks[0]
         self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
-        pointer_params = pointers.pointer_parameters(fn)
+        # Kernel parameters that reach an address are pointers (tmem-run passes buffers); a device
+        # function's are the numbers its callers pass.
+        pointer_params = pointers.pointer_parameters(fn) if fn.is_kernel else set()
         byvals = byval.analyse(fn)
         arg_types: list[Attribute] = []
         for p in fn.params:
@@ -284,6 +302,8 @@ class FunctionImporter:
             self.ins = None
             if bb.end[0] == "ret" and wanted:
                 self.returned = [self.ssa.read(bb, var) for var in wanted]
+            if bb.end[0] == "ret" and result_var is not None:
+                bb.result = self.ssa.read(bb, result_var)
             self.end_block(bb)
             self.ssa.filled(bb)
         self.ssa.finish()
@@ -291,7 +311,8 @@ class FunctionImporter:
         for bb in self.blocks:
             self.terminate(bb)
         body = Region([bb.block for bb in self.blocks])
-        func = llvm.FuncOp(fn.name, llvm.LLVMFunctionType(arg_types, llvm.LLVMVoidType()),
+        result_type = T.register_type(result_var.type) if result_var is not None else llvm.LLVMVoidType()
+        func = llvm.FuncOp(fn.name, llvm.LLVMFunctionType(arg_types, result_type),
                            linkage=llvm.LinkageAttr("external"), body=body)
         func.location = self.module.loc(fn.start)
         if fn.is_kernel:
@@ -325,8 +346,8 @@ class FunctionImporter:
                 t, len(self.entry.block.args), self.module.loc(p.start))
 
     def param_type(self, p: Param, pointers: set[tuple[str, int]]) -> Attribute:
-        if p.register is not None:
-            return T.register_type(p.type)
+        if p.register is not None or not self.fn.is_kernel:
+            return T.register_type(p.type)  # a device function's parameters are register values
         if (p.name, 0) in pointers or p.ptr_space is not None:
             space = SPACE_OF.get(p.ptr_space or "global", 1)
             return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
@@ -359,7 +380,7 @@ class FunctionImporter:
             op = llvm.CondBrOp(cond, then_edge.target.block, SSABuilder.edge_arguments(then_edge),
                                else_edge.target.block, SSABuilder.edge_arguments(else_edge))
         else:
-            op = llvm.ReturnOp.create()
+            op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
         op.location = self.module.loc(offset)
         bb.block.add_op(op)
 
@@ -408,6 +429,8 @@ class FunctionImporter:
     def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:
         """The operand's value as type `t` (PTX's relaxed type rules: extend, truncate or reinterpret)."""
         if isinstance(operand, Reg):
+            if operand.var.param:
+                raise Unmodelled(f"the address of .param variable '{operand.var.name}' (ld.param and st.param read and write it)")
             value = self.ssa.read(self.current, operand.var)
             if operand.negated:
                 if T.bits(value.type) != 1:

@@ -49,6 +49,7 @@ class BasicBlock:
     filled: bool = False
     sealed: bool = False
     entry: bool = False
+    result: SSAValue | None = None  # a device function's return value at this block's `ret`
 
 
 def connect(source: BasicBlock, target: BasicBlock) -> Edge:

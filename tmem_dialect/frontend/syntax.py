@@ -269,6 +269,9 @@ class Parser:
         returns: list[Param] = []
         if not is_kernel and self.tok.text == "(":
             returns = self.params()
+            for r in returns:
+                if r.register is None:  # `.param` return value: st.param writes it
+                    r.register = Variable(r.name, r.type, param=True, count=r.count)
         name = self.name("a function name")
         params = self.params() if self.tok.text == "(" else []
         fn = Function(name.text, is_kernel, params, returns, [], start.start)
@@ -300,7 +303,7 @@ class Parser:
         if parent is None:
             self.labels: dict[tuple[int, str], Label] = {}
             self.branches: list[Branch] = []
-            for p in fn.params:
+            for p in fn.params + fn.returns:
                 if p.register is not None:
                     scope.vars[p.name] = p.register
         while not self.accept("}"):
@@ -312,6 +315,9 @@ class Parser:
             elif tok.text == ".reg":
                 self.take()
                 self.registers(scope)
+            elif tok.text == ".param":
+                self.take()
+                self.call_parameter(scope)
             elif tok.text in (".shared", ".global", ".const", ".local"):
                 var = self.variable(tok, None)
                 self.expect(";", "after the declaration")
@@ -372,6 +378,54 @@ class Parser:
                 break
         self.expect(";", "after the register declaration")
 
+    def call_parameter(self, scope: _Scope) -> None:
+        """`.param{.align N} .b32 name{[count]};` in a body (a call sequence's argument or return value)."""
+        type_ = None
+        while self.tok.text.startswith(".") and self.tok.kind is Kind.NAME:
+            t = self.take()
+            if t.text == ".align":
+                self.integer("an alignment")
+            elif t.text[1:] in TYPES:
+                type_ = t.text[1:]
+            else:
+                raise self.error(f"unexpected '{t.text}' in a parameter declaration", t)
+        if type_ is None:
+            raise self.error("expected the parameter's type (.b32, .b64, ...)")
+        name = self.name("a parameter name")
+        count = None
+        if self.accept("["):
+            count = self.integer("an array length")
+            self.expect("]")
+        scope.vars[name.text] = Variable(name.text, type_, param=True, count=count)
+        self.expect(";", "after the parameter declaration")
+
+    def call_operands(self, scope: _Scope, ins: Instruction) -> None:
+        """`call{.uni} (r), f, (a, b);`, `call f, (a);`, `call f;`: operands [returns, f, arguments]."""
+
+        def group() -> VectorOperand:
+            self.expect("(")
+            elements: list[Reg | Imm | None] = []
+            if not self.accept(")"):
+                while True:
+                    operand = self.operand(scope)
+                    if not isinstance(operand, (Reg, Imm)):
+                        raise self.error("expected a register, a .param variable or a number")
+                    elements.append(operand)
+                    if not self.accept(","):
+                        break
+                self.expect(")", "to close the list")
+            return VectorOperand(elements)
+
+        returns = VectorOperand([])
+        if self.tok.text == "(":
+            returns = group()
+            self.expect(",", "after the return values")
+        callee = self.name("the called function")
+        arguments = VectorOperand([])
+        if self.accept(","):
+            arguments = group()
+        ins.operands = [returns, Symbol(callee.text, callee.start), arguments]
+
     def instruction(self, scope: _Scope) -> Instruction:
         start = self.tok
         guard = None
@@ -384,7 +438,9 @@ class Parser:
         self.take()
         self.opcode = op.text
         ins = Instruction(op.text, [], start.start, guard)
-        if self.tok.text != ";":
+        if op.text.split(".")[0] == "call":
+            self.call_operands(scope, ins)
+        elif self.tok.text != ";":
             while True:
                 ins.operands.append(self.operand(scope))
                 if self.accept("|"):
