@@ -82,7 +82,7 @@ class SSABuilder:
     def read(self, block: BasicBlock, var: Variable) -> SSAValue:
         value = self._lookup(block, var)
         self._drain()
-        return value
+        return self.resolve(value)  # a phi the drain found trivial is the value it stands for
 
     def _lookup(self, block: BasicBlock, var: Variable) -> SSAValue:
         path: list[BasicBlock] = []
@@ -90,6 +90,7 @@ class SSABuilder:
         while True:
             found = b.defs.get(var)
             if found is not None:
+                found = self.resolve(found)
                 break
             if not b.in_edges:
                 found = self.undefined(self.type_of(var))
@@ -125,8 +126,28 @@ class SSABuilder:
                 phi = self.pending.pop()
                 for edge in phi.block.in_edges:
                     edge.values[phi] = self._lookup(edge.source, phi.var)
+                self._remove_if_trivial(phi)
         finally:
             self.draining = False
+
+    def _remove_if_trivial(self, phi: Phi) -> None:
+        """Braun et al.'s tryRemoveTrivialPhi, once the phi's operands are known: a phi of one value
+        (and itself) is that value, so later reads never build phis on top of it (a guarded
+        instruction's merge block would otherwise stack one phi per register read after it)."""
+        same = None
+        for edge in phi.block.in_edges:
+            v = self.resolve(edge.values[phi])
+            if v is phi.arg or v is same:
+                continue
+            if same is not None:
+                return
+            same = v
+        if same is None:
+            return  # only itself (an unreachable loop): finish() decides
+        self.replaced[id(phi.arg)] = same
+        if phi.arg.first_use is not None:  # (read() hands out resolved values: usually none)
+            phi.arg.replace_all_uses_with(same)
+        phi.alive = False
 
     def filled(self, block: BasicBlock) -> None:
         """`block` has all its instructions: seal the successors whose predecessors are all filled."""
@@ -160,7 +181,8 @@ class SSABuilder:
                 continue
             same = next(iter(incoming.values())) if incoming else self.undefined(phi.arg.type)
             replaced[id(phi.arg)] = same
-            phi.arg.replace_all_uses_with(same)
+            if phi.arg.first_use is not None:
+                phi.arg.replace_all_uses_with(same)
             phi.alive = False
             target = of_arg.get(id(same))
             if target is not None:
