@@ -233,28 +233,7 @@ class Parser:
             space = self.take().text
             if space not in (".param", ".reg"):
                 raise self.error(f"expected '.param', found '{space or 'end of file'}'", start)
-            align = None
-            type_ = None
-            ptr_space = None
-            while self.tok.text.startswith(".") and self.tok.kind is Kind.NAME:
-                t = self.take()
-                if t.text == ".align":
-                    align = self.integer("an alignment")
-                elif t.text == ".ptr":
-                    ptr_space = "generic"
-                elif t.text in (".global", ".shared", ".const", ".local") and ptr_space:
-                    ptr_space = t.text[1:]
-                elif t.text[1:] in TYPES:
-                    type_ = t.text[1:]
-                else:
-                    raise self.error(f"unexpected '{t.text}' in a parameter declaration", t)
-            if type_ is None:
-                raise self.error("expected the parameter's type (.u64, .b32, ...)")
-            name = self.name("a parameter name")
-            count = None
-            if self.accept("["):
-                count = self.integer("an array length")
-                self.expect("]")
+            align, type_, ptr_space, name, count = self.param_declaration()
             param = Param(name.text, type_, start.start, align, count, ptr_space)
             if space == ".reg":
                 param.register = Variable(name.text, type_)
@@ -378,24 +357,38 @@ class Parser:
                 break
         self.expect(";", "after the register declaration")
 
-    def call_parameter(self, scope: _Scope) -> None:
-        """`.param{.align N} .b32 name{[count]};` in a body (a call sequence's argument or return value)."""
+    def param_declaration(self) -> tuple[int | None, str, str | None, Token, int | None]:
+        """(alignment, type, .ptr state space, name, array length) of `{.align N} {.ptr{.space}} .type name{[n]}`."""
+        align = None
         type_ = None
+        ptr_space = None
         while self.tok.text.startswith(".") and self.tok.kind is Kind.NAME:
             t = self.take()
             if t.text == ".align":
-                self.integer("an alignment")
+                align = self.integer("an alignment")
+            elif t.text == ".ptr":
+                ptr_space = "generic"
+            elif t.text in (".global", ".shared", ".const", ".local") and ptr_space:
+                ptr_space = t.text[1:]
             elif t.text[1:] in TYPES:
                 type_ = t.text[1:]
             else:
                 raise self.error(f"unexpected '{t.text}' in a parameter declaration", t)
         if type_ is None:
-            raise self.error("expected the parameter's type (.b32, .b64, ...)")
+            raise self.error("expected the parameter's type (.u64, .b32, ...)")
         name = self.name("a parameter name")
         count = None
         if self.accept("["):
             count = self.integer("an array length")
             self.expect("]")
+        return align, type_, ptr_space, name, count
+
+    def call_parameter(self, scope: _Scope) -> None:
+        """`.param{.align N} .b32 name{[count]};` in a body (a call sequence's argument or return value)."""
+        start = self.tok
+        _, type_, ptr_space, name, count = self.param_declaration()
+        if ptr_space is not None:
+            raise self.error("'.ptr' is for kernel parameters", start)
         scope.vars[name.text] = Variable(name.text, type_, param=True, count=count)
         self.expect(";", "after the parameter declaration")
 
