@@ -389,8 +389,13 @@ def _bind_tensor_map(machine: Machine, kernel: Kernel, i: int, t: Attribute, tm:
         raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is a tensor map: its parameter must be !llvm.ptr, not {t}")
     if errors := tm.errors():
         raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is not a tensor map cuTensorMapEncodeTiled could make: {errors[0]}")
-    target = values[tm.buffer] if 0 <= tm.buffer < len(values) else None
-    buf = target.buffer if isinstance(target, MemRefValue) else None
+    if tm.data is not None:  # the tensor lives only behind its map (CuTe DSL's TMA tensors)
+        buf = machine.memory.add_global(f"tensor of the tensor map (argument {i})",
+                                        np.ascontiguousarray(tm.data).reshape(-1))
+        target = None
+    else:
+        target = values[tm.buffer] if 0 <= tm.buffer < len(values) else None
+        buf = target.buffer if isinstance(target, MemRefValue) else None
     if buf is None and isinstance(target, np.ndarray) and target.dtype == np.int64:
         buf = machine.memory.global_space.find(int(target[0]))
     if buf is None:
