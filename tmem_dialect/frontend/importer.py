@@ -90,6 +90,12 @@ class ModuleImporter:
         self.diagnostics.append(Diagnostic(Severity.WARNING, message, self.source.location(offset)))
 
     def run(self) -> ModuleOp:
+        from tmem_dialect.passes.analysis import frozen_heap
+
+        with frozen_heap():  # the IR is acyclic garbage: collections would make the import superlinear
+            return self._run()
+
+    def _run(self) -> ModuleOp:
         ops: list[Operation] = []
         for var in self.ptx.globals + [v for f in self.ptx.functions for v in f.local_globals]:
             if (op := self.global_op(var)) is not None:

@@ -202,8 +202,16 @@ class SSABuilder:
     def resolve(self, value: SSAValue) -> SSAValue:
         """The value a removed trivial phi stands for (values held outside the IR, e.g. branch conditions)."""
         replaced = self.replaced
+        first = replaced.get(id(value))
+        if first is None:
+            return value
+        chain = [value]
+        value = first
         while (next_value := replaced.get(id(value))) is not None:
+            chain.append(value)
             value = next_value
+        for v in chain[:-1]:  # path compression: chains of removed phis are walked once
+            replaced[id(v)] = value
         return value
 
     @staticmethod

@@ -568,4 +568,7 @@ def parse_float(text: str) -> float:
 
 def parse_ptx(text: str, name: str = "<input>", line_offset: int = 0) -> Module:
     """The syntax tree of a PTX module; DiagnosticError at the first syntax error."""
-    return Parser(Source(text, name, line_offset)).module()
+    from tmem_dialect.passes.analysis import frozen_heap
+
+    with frozen_heap():  # tokens and tree nodes are acyclic: no collection scans them (linear time)
+        return Parser(Source(text, name, line_offset)).module()
