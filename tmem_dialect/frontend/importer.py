@@ -420,17 +420,17 @@ class FunctionImporter:
         """`llvm.mlir.constant` in the entry block, one per type and bit pattern."""
         if isinstance(t, IntegerType):
             width = t.width.data
-            v = int(value) & ((1 << width) - 1)
+            v: int | float = int(value) & ((1 << width) - 1)
             if v >= 1 << (width - 1) and width > 1:
                 v -= 1 << width
-            key: tuple[Attribute, object] = (t, v)
-            attr: Attribute = IntegerAttr(v, t)
         else:
-            key = (t, float(value))
-            attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
-        if key not in self.constants:
-            self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
-        return self.constants[key]
+            v = float(value)
+        key: tuple[Attribute, object] = (t, v)
+        found = self.constants.get(key)
+        if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
+            attr: Attribute = IntegerAttr(v, t) if isinstance(t, IntegerType) else FloatAttr(v, t)  # type: ignore[arg-type]
+            found = self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
+        return found
 
     def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:
         """The operand's value as type `t` (PTX's relaxed type rules: extend, truncate or reinterpret)."""
