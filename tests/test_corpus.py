@@ -25,6 +25,7 @@ from tmem_dialect.frontend.importer import ModuleImporter, Options
 from tmem_dialect.frontend.lift_inline_asm import LiftInlineAsmPass
 from tmem_dialect.frontend.syntax import parse_ptx
 from tmem_dialect.interpreter import run_kernel
+from tmem_dialect.interpreter.tensor_map import TensorMap
 from tmem_dialect.ir import parse_module
 from tmem_dialect.lowering.ptx_emitter import emit_ptx
 from tmem_dialect.lowering.ptxas import find_ptxas, run_ptxas
@@ -211,7 +212,20 @@ def _dot(k: int):
     return args, lambda out: np.array_equal(out[2].reshape(128, 64), want)
 
 
+def _cute_tma_gemm():
+    """cute/gemm_tma_umma*.ptx: C (128x64 f32) = A (128x64 f16) @ B^T (B 64x64 f16), both K-major and
+    loaded by TMA through byval tensor maps (128B swizzle, one box per tensor), which CuTe passes
+    instead of pointers: the maps own the tensors. The TiledMma fields: three flag bytes and four
+    disable-output-lane words, all zero."""
+    a, b = _tile((128, 64), np.float16), _tile((64, 64), np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32).T
+    maps = [TensorMap(-1, "f16", (64, rows), (64, rows), swizzle="128B", data=t) for t, rows in ((a, 128), (b, 64))]
+    args = [np.int16(0)] * 3 + [np.int32(0)] * 4 + [*maps, np.zeros(128 * 64, np.float32)]
+    return args, lambda out: np.array_equal(out[-1].reshape(128, 64), want)
+
+
 RUNS = {
+    "cute/gemm_tma_umma.ptx": _cute_tma_gemm,
     "cute/tmem_roundtrip_32x32b.ptx": lambda: _roundtrip(128, 32, np.float32, False),
     "cute/tmem_roundtrip_f16_packed.ptx": lambda: _roundtrip(128, 32, np.float16, False),
     "triton/gluon_tmem_roundtrip_f32.ptx": lambda: _roundtrip(128, 32, np.float32, True),
@@ -222,7 +236,8 @@ RUNS = {
     "triton/dot.ptx": lambda: _dot(64),
 }
 # the twin without wait::ld: the interpreter reports the same misuse tmem-verify does
-MISUSED = {"cute/tmem_roundtrip_no_wait_ld.ptx": (lambda: _roundtrip(128, 32, np.float32, False), "dealloc-outstanding")}
+MISUSED = {"cute/tmem_roundtrip_no_wait_ld.ptx": (lambda: _roundtrip(128, 32, np.float32, False), "dealloc-outstanding"),
+           "cute/gemm_tma_umma_no_wait_ld.ptx": (_cute_tma_gemm, "dealloc-outstanding")}
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
@@ -232,6 +247,19 @@ def test_corpus_kernel_runs_to_the_right_numbers(name: str) -> None:
     result = run_kernel(module, threads=128, args=args, dynamic_shared_bytes=SMEM)
     assert result.errors == [], result.render()
     assert check(result.args)
+
+
+def test_corpus_pair_gemm_runs_on_a_cluster_of_two() -> None:
+    """cute/gemm_2cta.ptx: C (256x64 f32) = A (256x64 f16) @ B^T (B 64x64 f16, K-major), one cta_group::2
+    MMA tile across the CTA pair. The TiledMma struct's fields: three flag bytes (accumulate, negate
+    A, negate B: all off) and the eight disable-output-lane words (none disabled)."""
+    module, _ = _import(CORPUS / "cute/gemm_2cta.ptx", allow_unmodelled=False)
+    a, b = _tile((256, 64), np.float16), _tile((64, 64), np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32).T
+    args = [np.int16(0)] * 3 + [np.int32(0)] * 8 + [a.ravel(), b.ravel(), np.zeros(256 * 64, np.float32)]
+    result = run_kernel(module, threads=128, args=args, cluster=2, dynamic_shared_bytes=SMEM)
+    assert result.errors == [], result.render()
+    assert np.array_equal(result.args[-1].reshape(256, 64), want)
 
 
 @pytest.mark.parametrize("name", sorted(MISUSED))

@@ -7,7 +7,7 @@ import cutlass.pipeline as pipeline
 import cutlass.utils.blackwell_helpers as sm100
 from cutlass.cute.nvgpu import cpasync, tcgen05
 from cutlass.cute.runtime import make_fake_compact_tensor
-from cutlass.memory import SmemAllocator
+from cutlass.memory import SmemAllocator, TmemAllocator
 
 F16, F32 = cutlass.Float16, cutlass.Float32
 
@@ -170,6 +170,98 @@ def gemm_kernel(wait_ld: bool):
     return host, [a, b, c]
 
 
+# ---- a 2-CTA GEMM: a CTA pair (cluster 2x1) and cta_group::2 tcgen05.mma / alloc / commit ----
+
+PAIR_MNK = (256, 64, 64)   # the pair's tile: each CTA holds 128 rows of A and C, 32 rows of B
+
+
+@cute.struct
+class PairStorage:
+    acc_full: cutlass.Int64
+    dealloc: cutlass.Int64
+    tmem_slot: cutlass.Int32
+
+
+def gemm_pair_kernel():
+    """C = A @ B^T on a CTA pair: each CTA copies its half of A and B into shared memory with plain
+    loads, a cluster barrier publishes them, the leader CTA's one thread issues the cta_group::2 MMAs
+    and a multicast commit to both CTAs' mbarriers, and each CTA reads its 128 rows from TMEM."""
+    bm, bn, bk = PAIR_MNK
+
+    @cute.kernel
+    def gemm_pair(tiled_mma: cute.TiledMma, mA: cute.Tensor, mB: cute.Tensor, mC: cute.Tensor,
+                  a_layout: cute.ComposedLayout, b_layout: cute.ComposedLayout):
+        tidx, _, _ = cute.arch.thread_idx()
+        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        rank = cute.arch.make_warp_uniform(cute.arch.block_idx_in_cluster())
+        smem = SmemAllocator()
+        storage = smem.allocate(PairStorage)
+        sA = smem.allocate_tensor(F16, a_layout.outer, 128, a_layout.inner)
+        sB = smem.allocate_tensor(F16, b_layout.outer, 128, b_layout.inner)
+        if warp == 0:
+            with cute.arch.elect_one():
+                cute.arch.mbarrier_init(storage.acc_full.ptr, 1)
+        tmem = TmemAllocator(storage.tmem_slot.ptr, barrier_for_retrieve=pipeline.NamedBarrier(1, 128),
+                             is_two_cta=True, two_cta_tmem_dealloc_mbar_ptr=storage.dealloc.ptr)
+        cute.arch.cluster_arrive_relaxed()  # the peer runs, and its mbarriers are initialized, before the pair allocates
+        cute.arch.cluster_wait()
+        tmem.allocate(bn)
+        thr_mma = tiled_mma.get_slice(rank)
+        gA = cute.local_tile(mA, PAIR_MNK, (0, 0, None), proj=(1, None, 1))
+        gB = cute.local_tile(mB, PAIR_MNK, (0, 0, None), proj=(None, 1, 1))
+        gC = cute.local_tile(mC, PAIR_MNK, (0, 0, None), proj=(1, 1, None))
+        tCgA = thr_mma.partition_A(gA)[(None, None, None, 0)]
+        tCgB = thr_mma.partition_B(gB)[(None, None, None, 0)]
+        tCgC = thr_mma.partition_C(gC)
+        sA0, sB0 = sA[(None, None, None, 0)], sB[(None, None, None, 0)]
+        # each thread copies whole 16-element K runs (no two warps write one 32-bit word)
+        for kb in cutlass.range(4):
+            for c in cutlass.range(16):
+                sA0[((tidx, c), 0, kb)] = tCgA[((tidx, c), 0, kb)]
+        for c in cutlass.range(16):
+            sB0[((tidx % 32, c), 0, tidx // 32)] = tCgB[((tidx % 32, c), 0, tidx // 32)]
+        cute.arch.fence_view_async_shared()  # the MMA reads shared memory through the async proxy
+        cute.arch.cluster_arrive()
+        cute.arch.cluster_wait()
+        tmem.wait_for_alloc()
+        tCrA, tCrB = tiled_mma.make_fragment_A(sA), tiled_mma.make_fragment_B(sB)
+        acc_layout = tiled_mma.make_fragment_C(tiled_mma.partition_shape_C((bm, bn))).layout
+        acc = cute.make_tensor(tmem.retrieve_ptr(F32), acc_layout)
+        load_atom = cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x64), F32)
+        tmem_load = tcgen05.make_tmem_copy(load_atom, acc).get_slice(tidx)
+        tDtC, tDgC = tmem_load.partition_S(acc), tmem_load.partition_D(tCgC)
+        if rank == 0 and warp == 0:
+            for k_block in cutlass.range_constexpr(cute.size(tCrA, mode=[2])):
+                coord = (None, None, k_block, 0)
+                cute.gemm(tiled_mma, acc, tCrA[coord], tCrB[coord], acc)
+                tiled_mma.set(tcgen05.Field.ACCUMULATE, True)
+            with cute.arch.elect_one():
+                tcgen05.commit(storage.acc_full.ptr, 0b11, tcgen05.CtaGroup.TWO)
+        tmem.relinquish_alloc_permit()
+        cute.arch.mbarrier_wait(storage.acc_full.ptr, 0)
+        regs = cute.make_rmem_tensor(tDgC.shape, F32)
+        cute.copy(tmem_load, tDtC, regs)
+        cute.arch.fence_view_async_tmem_load()
+        cute.autovec_copy(regs, tDgC)
+        cute.arch.barrier()
+        tmem.free(acc.iterator, bn)
+
+    @cute.jit
+    def host(a: cute.Tensor, b: cute.Tensor, c: cute.Tensor):
+        mma_op = tcgen05.MmaF16BF16Op(F16, F32, (bm, bn, 16), tcgen05.CtaGroup.TWO, tcgen05.OperandSource.SMEM,
+                                      tcgen05.OperandMajorMode.K, tcgen05.OperandMajorMode.K)
+        tiled_mma = cute.make_tiled_mma(mma_op)
+        a_layout = sm100.make_smem_layout_a(tiled_mma, PAIR_MNK, F16, 1)
+        b_layout = sm100.make_smem_layout_b(tiled_mma, PAIR_MNK, F16, 1)
+        gemm_pair(tiled_mma, a, b, c, a_layout, b_layout).launch(grid=(2, 1, 1), block=(128, 1, 1),
+                                                                 cluster=(2, 1, 1))
+
+    a = make_fake_compact_tensor(F16, (bm, bk), stride_order=(1, 0), assumed_align=16)
+    b = make_fake_compact_tensor(F16, (bn, bk), stride_order=(1, 0), assumed_align=16)
+    c = make_fake_compact_tensor(F32, (bm, bn), stride_order=(1, 0), assumed_align=16)
+    return host, [a, b, c]
+
+
 def _compiler(make):
     def build(dump_dir: str) -> None:
         host, args = make()
@@ -188,4 +280,5 @@ KERNELS = {
         tcgen05.Ld32x32bOp(R.x32), tcgen05.St32x32bOp(R.x32), F32, 128, 32, False)),
     "gemm_tma_umma": _compiler(lambda: gemm_kernel(True)),
     "gemm_tma_umma_no_wait_ld": _compiler(lambda: gemm_kernel(False)),
+    "gemm_2cta": _compiler(gemm_pair_kernel),
 }

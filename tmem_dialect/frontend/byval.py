@@ -5,8 +5,9 @@
 offset an argument of its own, in offset order (a field whose value reaches an address is an
 `!llvm.ptr<1>`, as for scalar parameters; a byte field is an i16, PTX's narrowest parameter), so
 tmem-run and run_kernel pass a struct as its fields. Fields that overlap with different widths cannot be split: that parameter is unmodelled.
-A parameter whose address is taken (`mov.b64 %rd, p`, as for a TMA descriptor) is unmodelled;
-under --allow-unmodelled it becomes a pointer to its bytes, for verification only.
+A parameter whose address is taken (`mov.b64 %rd, p`, then `cvta.param`: CuTe's TMA descriptors)
+is one generic `!llvm.ptr` argument to its bytes: ld.param of its fields and generic loads through
+the address read them (tmem-run passes a buffer of the bytes, or a tensor map).
 """
 
 from __future__ import annotations

@@ -70,7 +70,8 @@ class ModuleImporter:
         self.options = options
         self.diagnostics: list[Diagnostic] = []
         self.globals: dict[str, llvm.GlobalOp] = {}
-        self.functions: dict[str, Function] = {f.name: f for f in module.functions}
+        self.functions: dict[str, Function] = {f.name: f for f in module.functions if f.declaration}
+        self.functions.update({f.name: f for f in module.functions if not f.declaration})  # bodies win
         self.filename = StringAttr(module.source.name)
         self._locations: dict[int, FileLineColLoc] = {}
         self.function_importers: list[FunctionImporter] = []
@@ -89,6 +90,12 @@ class ModuleImporter:
         self.diagnostics.append(Diagnostic(Severity.WARNING, message, self.source.location(offset)))
 
     def run(self) -> ModuleOp:
+        from tmem_dialect.passes.analysis import frozen_heap
+
+        with frozen_heap():  # the IR is acyclic garbage: collections would make the import superlinear
+            return self._run()
+
+    def _run(self) -> ModuleOp:
         ops: list[Operation] = []
         for var in self.ptx.globals + [v for f in self.ptx.functions for v in f.local_globals]:
             if (op := self.global_op(var)) is not None:
@@ -103,6 +110,11 @@ class ModuleImporter:
         if errors:
             raise DiagnosticError(errors)
         return ModuleOp(ops)
+
+    def signature(self, fn: Function) -> tuple[list[Attribute], Attribute | None]:
+        """(parameter types, result type or None) of device function `fn`, as its import builds them."""
+        result = fn.returns[0].register if len(fn.returns) == 1 else None
+        return [T.register_type(p.type) for p in fn.params], T.register_type(result.type) if result else None
 
     def global_op(self, var: GlobalVar) -> llvm.GlobalOp | None:
         if var.name in self.globals:
@@ -243,12 +255,24 @@ class FunctionImporter:
         from tmem_dialect.frontend import byval, instructions, pointers
 
         fn = self.fn
-        if fn.returns:
-            self.module.error(fn.start, "unmodelled: device functions with return values are not imported yet")
+        result_var = None
+        if len(fn.returns) > 1:
+            self.module.error(fn.start, "unmodelled: a device function with more than one return value")
+        elif fn.returns:
+            result_var = fn.returns[0].register
+            if result_var is not None and result_var.count is not None:
+                self.module.error(fn.returns[0].start, "unmodelled: an array (byte struct) return value")
+                result_var = None
+        if not fn.is_kernel:
+            for item in fn.body:
+                if isinstance(item, Instruction) and item.parts[0] == "exit":
+                    self.module.error(item.start, "unmodelled: exit in a device function (it ends the thread, not the call)")
         self.blocks = build_blocks(fn, self.module.source)
         self.entry = self.blocks[0]
         self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
-        pointer_params = pointers.pointer_parameters(fn)
+        # Kernel parameters that reach an address are pointers (tmem-run passes buffers); a device
+        # function's are the numbers its callers pass.
+        pointer_params = pointers.pointer_parameters(fn) if fn.is_kernel else set()
         byvals = byval.analyse(fn)
         arg_types: list[Attribute] = []
         for p in fn.params:
@@ -284,6 +308,8 @@ class FunctionImporter:
             self.ins = None
             if bb.end[0] == "ret" and wanted:
                 self.returned = [self.ssa.read(bb, var) for var in wanted]
+            if bb.end[0] == "ret" and result_var is not None:
+                bb.result = self.ssa.read(bb, result_var)
             self.end_block(bb)
             self.ssa.filled(bb)
         self.ssa.finish()
@@ -291,7 +317,8 @@ class FunctionImporter:
         for bb in self.blocks:
             self.terminate(bb)
         body = Region([bb.block for bb in self.blocks])
-        func = llvm.FuncOp(fn.name, llvm.LLVMFunctionType(arg_types, llvm.LLVMVoidType()),
+        result_type = T.register_type(result_var.type) if result_var is not None else llvm.LLVMVoidType()
+        func = llvm.FuncOp(fn.name, llvm.LLVMFunctionType(arg_types, result_type),
                            linkage=llvm.LinkageAttr("external"), body=body)
         func.location = self.module.loc(fn.start)
         if fn.is_kernel:
@@ -310,12 +337,7 @@ class FunctionImporter:
         if byval.conflict is not None:
             self.module.error(p.start, f"unmodelled: byval parameter '{p.name}' cannot be split into fields: {byval.conflict}")
             return
-        if byval.address_taken_at is not None:
-            message = f"unmodelled: the address of byval parameter '{p.name}' is taken"
-            if not self.module.options.allow_unmodelled:
-                self.module.error(byval.address_taken_at, message + " (--allow-unmodelled makes it a pointer to its bytes)")
-                return
-            self.module.warning(byval.address_taken_at, message + "; it is a pointer to its bytes (verification only)")
+        if byval.address_taken_at is not None:  # a pointer to its bytes (a TMA descriptor's, ...)
             t: Attribute = llvm.LLVMPointerType()
             arg_types.append(t)
             self.param_values[p.name] = self.entry.block.insert_arg(t, len(self.entry.block.args), self.module.loc(p.start))
@@ -330,8 +352,8 @@ class FunctionImporter:
                 t, len(self.entry.block.args), self.module.loc(p.start))
 
     def param_type(self, p: Param, pointers: set[tuple[str, int]]) -> Attribute:
-        if p.register is not None:
-            return T.register_type(p.type)
+        if p.register is not None or not self.fn.is_kernel:
+            return T.register_type(p.type)  # a device function's parameters are register values
         if (p.name, 0) in pointers or p.ptr_space is not None:
             space = SPACE_OF.get(p.ptr_space or "global", 1)
             return llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
@@ -364,7 +386,7 @@ class FunctionImporter:
             op = llvm.CondBrOp(cond, then_edge.target.block, SSABuilder.edge_arguments(then_edge),
                                else_edge.target.block, SSABuilder.edge_arguments(else_edge))
         else:
-            op = llvm.ReturnOp.create()
+            op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
         op.location = self.module.loc(offset)
         bb.block.add_op(op)
 
@@ -398,21 +420,23 @@ class FunctionImporter:
         """`llvm.mlir.constant` in the entry block, one per type and bit pattern."""
         if isinstance(t, IntegerType):
             width = t.width.data
-            v = int(value) & ((1 << width) - 1)
+            v: int | float = int(value) & ((1 << width) - 1)
             if v >= 1 << (width - 1) and width > 1:
                 v -= 1 << width
-            key: tuple[Attribute, object] = (t, v)
-            attr: Attribute = IntegerAttr(v, t)
         else:
-            key = (t, float(value))
-            attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
-        if key not in self.constants:
-            self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
-        return self.constants[key]
+            v = float(value)
+        key: tuple[Attribute, object] = (t, v)
+        found = self.constants.get(key)
+        if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
+            attr: Attribute = IntegerAttr(v, t) if isinstance(t, IntegerType) else FloatAttr(v, t)  # type: ignore[arg-type]
+            found = self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
+        return found
 
     def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:
         """The operand's value as type `t` (PTX's relaxed type rules: extend, truncate or reinterpret)."""
         if isinstance(operand, Reg):
+            if operand.var.param:
+                raise Unmodelled(f"the address of .param variable '{operand.var.name}' (ld.param and st.param read and write it)")
             value = self.ssa.read(self.current, operand.var)
             if operand.negated:
                 if T.bits(value.type) != 1:

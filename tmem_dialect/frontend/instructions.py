@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
 from xdsl.ir import Attribute, SSAValue
 
-from tmem_dialect.frontend import ops_async, ops_cluster, ops_memory, ops_scalar, ops_sync, ops_tma, ops_warp
+from tmem_dialect.frontend import ops_async, ops_call, ops_cluster, ops_memory, ops_scalar, ops_sync, ops_tma, ops_warp
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Imm, Instruction, Reg, Special, Symbol, VectorOperand
@@ -28,13 +28,14 @@ HANDLERS: dict[str, Handler] = {
     **ops_async.HANDLERS,
     **ops_tma.HANDLERS,
     **ops_warp.HANDLERS,
+    **ops_call.HANDLERS,
 }
 
 # Valid PTX the importer has no op for yet (forms of the handled ones it cannot model say so
 # themselves): a located "unmodelled instruction" error rather than "unknown".
 UNMODELLED = frozenset(
     "cp.async cp.reduce "
-    "mma wgmma ldmatrix stmatrix movmatrix call brx trap nanosleep prefetch prefetchu griddepcontrol "
+    "mma wgmma ldmatrix stmatrix movmatrix brx trap nanosleep prefetch prefetchu griddepcontrol "
     "redux match activemask getctarank st.async red.async multimem applypriority discard "
     "createpolicy isspacep membar fence tensormap clusterlaunchcontrol popc clz brev bfind fns "
     "addc subc mul24 mad24 sad madc testp copysign rcp sqrt rsqrt sin cos lg2 ex2 tanh slct dp4a dp2a "
@@ -90,7 +91,8 @@ def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
             regs = [operand.base] + (list(operand.coordinates.elements) if operand.coordinates else [])
         for r in regs:
             if isinstance(r, Reg):
-                reads.append(ctx.read(r, T.register_type(r.var.type)))
+                # a `.param` variable (a call's argument) is its value, not an address to read
+                reads.append(ctx.ssa.read(ctx.current, r.var) if r.var.param else ctx.read(r, T.register_type(r.var.type)))
     op = UnregisteredOp.with_name("ptx.unmodelled").create(
         operands=reads,
         result_types=[T.register_type(r.var.type) for r in writes],
@@ -108,6 +110,10 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
     if isinstance(operand, Symbol):
         param = ctx.params.get(operand.name)
         if param is not None and param.count is not None:  # an address-taken byval parameter
+            if T.bits(t) < 64:  # a param-window address (Triton's mov.b32 + cvt + cvta.param)
+                raise Unmodelled(f"unmodelled instruction '{ctx.ins.opcode if ctx.ins else 'mov'}' (a "  # type: ignore[union-attr]
+                                 f"{T.bits(t)}-bit param-space address of byval parameter '{operand.name}'; "
+                                 "64-bit addresses are generic addresses of its bytes)")
             return ctx.coerce(ctx.pointer_as_int(ctx.param_value(operand.name)), t)
         glob = ctx.module.globals.get(operand.name)
         if glob is None:

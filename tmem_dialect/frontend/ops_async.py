@@ -198,6 +198,7 @@ def tcgen05_commit(ctx: FunctionImporter, ins: Instruction) -> None:
 # ---- mbarrier -----------------------------------------------------------------------------------
 
 _SPACES = {"shared": 3, "shared::cta": 3}
+_REMOTE = 7  # .shared::cluster: another CTA's mbarrier, through mapa (arrives only)
 
 
 def _mbarrier_form(ins: Instruction, allowed: tuple[str, ...]) -> tuple[str, set[str], int]:
@@ -232,7 +233,12 @@ def _state(ctx: FunctionImporter, ins: Instruction, operand, op) -> None:
 
 
 def mbarrier(ctx: FunctionImporter, ins: Instruction) -> None:
-    op, quals, space = _mbarrier_form(ins, ("release", "acquire", "relaxed", "cta"))
+    op, quals, space = _mbarrier_form(ins, ("release", "acquire", "relaxed", "cta", "shared::cluster"))
+    if "shared::cluster" in quals:
+        if op not in ("arrive", "arrive.expect_tx"):
+            raise _unmodelled(ins, "qualifier .shared::cluster")
+        quals.discard("shared::cluster")
+        space = _REMOTE
     if op in ("init", "inval"):
         if quals:
             raise _unmodelled(ins)
@@ -248,6 +254,8 @@ def mbarrier(ctx: FunctionImporter, ins: Instruction) -> None:
         state, where = ops[0], ops[1]
         addr = ctx.address(where, space)
         wants = not isinstance(state, Sink)
+        if space == _REMOTE and wants:
+            raise Invalid("an arrive on a .shared::cluster mbarrier returns no state: its destination is '_'")
         if expect:
             built = up.MBarrierArriveExpectTxOp(addr, ctx.read(ops[2], i32), result=wants)
         else:

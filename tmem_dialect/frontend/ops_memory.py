@@ -9,7 +9,7 @@ from xdsl.ir import Attribute, SSAValue
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
-from tmem_dialect.frontend.syntax import Address, Instruction, Symbol, VectorOperand
+from tmem_dialect.frontend.syntax import Address, Instruction, Reg, Symbol, VectorOperand
 
 SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "local": 5, "const": 4, "param": None}
 # Cache and eviction hints: they change performance, not values.
@@ -103,6 +103,13 @@ def ld(ctx: FunctionImporter, ins: Instruction) -> None:
     dests = _elements(d, vector)
     if vector == 1:
         d = dests[0]
+    if space is None and _param_variable(a) is not None:  # a call's return value, read back
+        var = _param_variable(a)
+        if vector != 1 or a.offset or var.count is not None:  # type: ignore[union-attr]
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (a part of a .param variable)")
+        if d is not None:
+            ctx.write(d, ctx.coerce(ctx.ssa.read(ctx.current, var), t), signed)
+        return
     if space is None:
         for k, e in enumerate(dests):
             if e is not None:
@@ -145,13 +152,27 @@ def ld_param(ctx: FunctionImporter, a, t: Attribute, skip: int = 0, signed: bool
     return ctx.coerce(value, t)
 
 
+def _param_variable(a):  # type: ignore[no-untyped-def]
+    """The `.param` variable `[name]` names (a call sequence's or a return value), or None."""
+    if isinstance(a, Address) and isinstance(a.base, Reg) and a.base.var.param:
+        return a.base.var
+    return None
+
+
 def st(ctx: FunctionImporter, ins: Instruction) -> None:
     space, ptype, vector, volatile = parse_access(ins)
-    if space is None:
-        raise Unmodelled("unmodelled instruction 'st.param' (device function calls and returns)")
     if len(ins.operands) != 2:
         raise Invalid(f"'{ins.opcode}' takes an address and a value")
     a, s = ins.operands
+    if space is None:  # a call's argument, or a device function's return value
+        var = _param_variable(a)
+        if var is None:
+            raise Invalid("st.param writes a .param variable of a call or the function's return value")
+        if vector != 1 or a.offset or var.count is not None:  # type: ignore[union-attr]
+            raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (a part of a .param variable)")
+        value = ctx.read(s, T.storage_type(ptype))
+        ctx.ssa.write(ctx.current, var, ctx.coerce(value, T.register_type(var.type)))
+        return
     t = T.storage_type(ptype)
     ptr = ctx.address(a, space)
     size = T.bits(t) // 8
@@ -167,13 +188,14 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     """cvta[.to].space.size d, a.
 
     Global addresses are the same number in the generic window (the interpreter and hardware
-    agree), so a global cvta is a copy. A shared cvta changes the number on hardware: it
+    agree), so a global cvta is a copy. So is a param cvta: the address of a byval parameter
+    (`mov.b64 %rd, p`) is already the generic address of its bytes (byval.py). A shared cvta changes the number on hardware: it
     is an llvm.addrspacecast between !llvm.ptr and !llvm.ptr<3>.
     """
     parts = ins.parts
     to = len(parts) > 1 and parts[1] == "to"
     rest = parts[2:] if to else parts[1:]
-    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "shared", "shared::cta",
+    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "param", "shared", "shared::cta",
                                                                         "shared::cluster"):
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     if len(ins.operands) != 2:
@@ -184,7 +206,7 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
         value = ctx.read(a, width)
     else:
         value = ctx.read(a, width)
-    if rest[0] == "global":
+    if rest[0] in ("global", "param"):
         ctx.write(d, value)
         return
     space = SPACES[rest[0]]

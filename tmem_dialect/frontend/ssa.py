@@ -49,6 +49,7 @@ class BasicBlock:
     filled: bool = False
     sealed: bool = False
     entry: bool = False
+    result: SSAValue | None = None  # a device function's return value at this block's `ret`
 
 
 def connect(source: BasicBlock, target: BasicBlock) -> Edge:
@@ -70,7 +71,7 @@ class SSABuilder:
         self.pending: list[Phi] = []
         self.draining = False
         self.phis: list[Phi] = []
-        self.replaced: dict[SSAValue, SSAValue] = {}
+        self.replaced: dict[int, SSAValue] = {}  # by id(): SSAValue's __hash__ is a Python call
         for b in blocks:
             if not b.in_edges:
                 b.sealed = True
@@ -81,7 +82,7 @@ class SSABuilder:
     def read(self, block: BasicBlock, var: Variable) -> SSAValue:
         value = self._lookup(block, var)
         self._drain()
-        return value
+        return self.resolve(value)  # a phi the drain found trivial is the value it stands for
 
     def _lookup(self, block: BasicBlock, var: Variable) -> SSAValue:
         path: list[BasicBlock] = []
@@ -89,6 +90,7 @@ class SSABuilder:
         while True:
             found = b.defs.get(var)
             if found is not None:
+                found = self.resolve(found)
                 break
             if not b.in_edges:
                 found = self.undefined(self.type_of(var))
@@ -105,7 +107,9 @@ class SSABuilder:
         return found
 
     def _new_phi(self, block: BasicBlock, var: Variable) -> Phi:
-        arg = block.block.insert_arg(self.type_of(var), len(block.block.args), self.location(block.start))  # type: ignore[arg-type]
+        # A placeholder, not yet one of the block's arguments: most phis are trivial, and inserting
+        # then erasing arguments costs more than the whole construction (finish() places the rest).
+        arg = BlockArgument(self.type_of(var), block.block, -1, self.location(block.start))  # type: ignore[arg-type]
         phi = Phi(block, var, arg)
         block.phis.append(phi)
         self.phis.append(phi)
@@ -122,8 +126,28 @@ class SSABuilder:
                 phi = self.pending.pop()
                 for edge in phi.block.in_edges:
                     edge.values[phi] = self._lookup(edge.source, phi.var)
+                self._remove_if_trivial(phi)
         finally:
             self.draining = False
+
+    def _remove_if_trivial(self, phi: Phi) -> None:
+        """Braun et al.'s tryRemoveTrivialPhi, once the phi's operands are known: a phi of one value
+        (and itself) is that value, so later reads never build phis on top of it (a guarded
+        instruction's merge block would otherwise stack one phi per register read after it)."""
+        same = None
+        for edge in phi.block.in_edges:
+            v = self.resolve(edge.values[phi])
+            if v is phi.arg or v is same:
+                continue
+            if same is not None:
+                return
+            same = v
+        if same is None:
+            return  # only itself (an unreachable loop): finish() decides
+        self.replaced[id(phi.arg)] = same
+        if phi.arg.first_use is not None:  # (read() hands out resolved values: usually none)
+            phi.arg.replace_all_uses_with(same)
+        phi.alive = False
 
     def filled(self, block: BasicBlock) -> None:
         """`block` has all its instructions: seal the successors whose predecessors are all filled."""
@@ -136,28 +160,40 @@ class SSABuilder:
         self._drain()
 
     def finish(self) -> None:
-        """Remove trivial phis (repeatedly: removing one can make another trivial)."""
+        """Remove trivial phis (a worklist: removing one revisits the phis that read it), then make
+        the others their blocks' arguments."""
         replaced = self.replaced
         resolve = self.resolve
-
-        changed = True
-        while changed:
-            changed = False
-            for phi in self.phis:
-                if not phi.alive:
-                    continue
-                incoming = {resolve(e.values[phi]) for e in phi.block.in_edges}
-                incoming.discard(phi.arg)
-                if len(incoming) > 1:
-                    continue
-                same = incoming.pop() if incoming else self.undefined(phi.arg.type)
-                replaced[phi.arg] = same
-                phi.arg.replace_all_uses_with(same)
-                phi.alive = False
-                changed = True
+        of_arg = {id(phi.arg): phi for phi in self.phis}
+        users: dict[Phi, set[Phi]] = {phi: set() for phi in self.phis}
         for phi in self.phis:
+            for e in phi.block.in_edges:
+                source = of_arg.get(id(e.values[phi]))
+                if source is not None and source is not phi:
+                    users[source].add(phi)
+        work = list(reversed(self.phis))
+        while work:
+            phi = work.pop()
             if not phi.alive:
-                phi.block.block.erase_arg(phi.arg)
+                continue
+            incoming = {id(v): v for e in phi.block.in_edges if (v := resolve(e.values[phi])) is not phi.arg}
+            if len(incoming) > 1:
+                continue
+            same = next(iter(incoming.values())) if incoming else self.undefined(phi.arg.type)
+            replaced[id(phi.arg)] = same
+            if phi.arg.first_use is not None:
+                phi.arg.replace_all_uses_with(same)
+            phi.alive = False
+            target = of_arg.get(id(same))
+            if target is not None:
+                users[target] |= users[phi]
+            work.extend(u for u in users[phi] if u.alive)
+        for b in self.blocks:
+            for phi in b.phis:
+                if phi.alive:
+                    real = b.block.insert_arg(phi.arg.type, len(b.block.args), phi.arg.location)
+                    phi.arg.replace_all_uses_with(real)
+                    replaced[id(phi.arg)] = real
         for b in self.blocks:
             for edge in b.in_edges:
                 for phi in list(edge.values):
@@ -165,8 +201,17 @@ class SSABuilder:
 
     def resolve(self, value: SSAValue) -> SSAValue:
         """The value a removed trivial phi stands for (values held outside the IR, e.g. branch conditions)."""
-        while value in self.replaced:
-            value = self.replaced[value]
+        replaced = self.replaced
+        first = replaced.get(id(value))
+        if first is None:
+            return value
+        chain = [value]
+        value = first
+        while (next_value := replaced.get(id(value))) is not None:
+            chain.append(value)
+            value = next_value
+        for v in chain[:-1]:  # path compression: chains of removed phis are walked once
+            replaced[id(v)] = value
         return value
 
     @staticmethod

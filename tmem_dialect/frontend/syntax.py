@@ -233,28 +233,7 @@ class Parser:
             space = self.take().text
             if space not in (".param", ".reg"):
                 raise self.error(f"expected '.param', found '{space or 'end of file'}'", start)
-            align = None
-            type_ = None
-            ptr_space = None
-            while self.tok.text.startswith(".") and self.tok.kind is Kind.NAME:
-                t = self.take()
-                if t.text == ".align":
-                    align = self.integer("an alignment")
-                elif t.text == ".ptr":
-                    ptr_space = "generic"
-                elif t.text in (".global", ".shared", ".const", ".local") and ptr_space:
-                    ptr_space = t.text[1:]
-                elif t.text[1:] in TYPES:
-                    type_ = t.text[1:]
-                else:
-                    raise self.error(f"unexpected '{t.text}' in a parameter declaration", t)
-            if type_ is None:
-                raise self.error("expected the parameter's type (.u64, .b32, ...)")
-            name = self.name("a parameter name")
-            count = None
-            if self.accept("["):
-                count = self.integer("an array length")
-                self.expect("]")
+            align, type_, ptr_space, name, count = self.param_declaration()
             param = Param(name.text, type_, start.start, align, count, ptr_space)
             if space == ".reg":
                 param.register = Variable(name.text, type_)
@@ -269,6 +248,9 @@ class Parser:
         returns: list[Param] = []
         if not is_kernel and self.tok.text == "(":
             returns = self.params()
+            for r in returns:
+                if r.register is None:  # `.param` return value: st.param writes it
+                    r.register = Variable(r.name, r.type, param=True, count=r.count)
         name = self.name("a function name")
         params = self.params() if self.tok.text == "(" else []
         fn = Function(name.text, is_kernel, params, returns, [], start.start)
@@ -300,7 +282,7 @@ class Parser:
         if parent is None:
             self.labels: dict[tuple[int, str], Label] = {}
             self.branches: list[Branch] = []
-            for p in fn.params:
+            for p in fn.params + fn.returns:
                 if p.register is not None:
                     scope.vars[p.name] = p.register
         while not self.accept("}"):
@@ -312,6 +294,9 @@ class Parser:
             elif tok.text == ".reg":
                 self.take()
                 self.registers(scope)
+            elif tok.text == ".param":
+                self.take()
+                self.call_parameter(scope)
             elif tok.text in (".shared", ".global", ".const", ".local"):
                 var = self.variable(tok, None)
                 self.expect(";", "after the declaration")
@@ -372,6 +357,68 @@ class Parser:
                 break
         self.expect(";", "after the register declaration")
 
+    def param_declaration(self) -> tuple[int | None, str, str | None, Token, int | None]:
+        """(alignment, type, .ptr state space, name, array length) of `{.align N} {.ptr{.space}} .type name{[n]}`."""
+        align = None
+        type_ = None
+        ptr_space = None
+        while self.tok.text.startswith(".") and self.tok.kind is Kind.NAME:
+            t = self.take()
+            if t.text == ".align":
+                align = self.integer("an alignment")
+            elif t.text == ".ptr":
+                ptr_space = "generic"
+            elif t.text in (".global", ".shared", ".const", ".local") and ptr_space:
+                ptr_space = t.text[1:]
+            elif t.text[1:] in TYPES:
+                type_ = t.text[1:]
+            else:
+                raise self.error(f"unexpected '{t.text}' in a parameter declaration", t)
+        if type_ is None:
+            raise self.error("expected the parameter's type (.u64, .b32, ...)")
+        name = self.name("a parameter name")
+        count = None
+        if self.accept("["):
+            count = self.integer("an array length")
+            self.expect("]")
+        return align, type_, ptr_space, name, count
+
+    def call_parameter(self, scope: _Scope) -> None:
+        """`.param{.align N} .b32 name{[count]};` in a body (a call sequence's argument or return value)."""
+        start = self.tok
+        _, type_, ptr_space, name, count = self.param_declaration()
+        if ptr_space is not None:
+            raise self.error("'.ptr' is for kernel parameters", start)
+        scope.vars[name.text] = Variable(name.text, type_, param=True, count=count)
+        self.expect(";", "after the parameter declaration")
+
+    def call_operands(self, scope: _Scope, ins: Instruction) -> None:
+        """`call{.uni} (r), f, (a, b);`, `call f, (a);`, `call f;`: operands [returns, f, arguments]."""
+
+        def group() -> VectorOperand:
+            self.expect("(")
+            elements: list[Reg | Imm | None] = []
+            if not self.accept(")"):
+                while True:
+                    operand = self.operand(scope)
+                    if not isinstance(operand, (Reg, Imm)):
+                        raise self.error("expected a register, a .param variable or a number")
+                    elements.append(operand)
+                    if not self.accept(","):
+                        break
+                self.expect(")", "to close the list")
+            return VectorOperand(elements)
+
+        returns = VectorOperand([])
+        if self.tok.text == "(":
+            returns = group()
+            self.expect(",", "after the return values")
+        callee = self.name("the called function")
+        arguments = VectorOperand([])
+        if self.accept(","):
+            arguments = group()
+        ins.operands = [returns, Symbol(callee.text, callee.start), arguments]
+
     def instruction(self, scope: _Scope) -> Instruction:
         start = self.tok
         guard = None
@@ -384,7 +431,9 @@ class Parser:
         self.take()
         self.opcode = op.text
         ins = Instruction(op.text, [], start.start, guard)
-        if self.tok.text != ";":
+        if op.text.split(".")[0] == "call":
+            self.call_operands(scope, ins)
+        elif self.tok.text != ";":
             while True:
                 ins.operands.append(self.operand(scope))
                 if self.accept("|"):
@@ -519,4 +568,7 @@ def parse_float(text: str) -> float:
 
 def parse_ptx(text: str, name: str = "<input>", line_offset: int = 0) -> Module:
     """The syntax tree of a PTX module; DiagnosticError at the first syntax error."""
-    return Parser(Source(text, name, line_offset)).module()
+    from tmem_dialect.passes.analysis import frozen_heap
+
+    with frozen_heap():  # tokens and tree nodes are acyclic: no collection scans them (linear time)
+        return Parser(Source(text, name, line_offset)).module()

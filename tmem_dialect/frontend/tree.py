@@ -26,6 +26,8 @@ class Variable:
 
     name: str
     type: str  # PTX type without the dot: b32, pred, f32, ...
+    param: bool = False  # a `.param` variable of a call sequence or a .func's return value (st/ld.param)
+    count: int | None = None  # a `.param` array (byte struct), which calls do not model
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Imm:
 @dataclass
 class Symbol:
     name: str  # a variable, parameter, function or label name
+    start: int = -1  # its offset in the source, where known (a called function's name)
 
 
 @dataclass

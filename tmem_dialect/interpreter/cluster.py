@@ -118,17 +118,18 @@ def check_setmaxnreg_at_exit(m: Machine) -> None:
 
 
 def check_remote_accesses(m: Machine) -> None:
-    """After the run: every access of a warp to another CTA's shared memory is ordered before each
-    warp of that CTA exits (a CTA's shared memory is gone once it exits: the cluster barrier
-    before exit in every cluster kernel). Judged by happens-before, not by this schedule."""
+    """After the run: every access of a warp to another CTA's shared memory is ordered before that
+    CTA exits, i.e. before the exit of one of its warps (a CTA's shared memory is gone once its last
+    warp exits: the cluster barrier before exit in every cluster kernel, or a peer warp that waits
+    on the mbarrier the access arrives on, as CUTLASS's 2-CTA TMEM dealloc does). Judged by
+    happens-before, not by this schedule."""
     for (warp, cta), (clock, op) in sorted(m.remote_accesses.items(), key=lambda kv: kv[0]):
-        for peer in m.cta(cta).warps:
-            known = m.exit_clocks.get(peer)
-            if known is not None and known[warp] < clock:
-                m.report(
-                    FindingKind.PEER_EXITED, "error", op,
-                    f"warp {warp} accesses the shared memory of CTA {cta}, whose warp {peer} may exit before "
-                    "the access: nothing orders the access before the peer CTA exits (a cluster barrier "
-                    "after the last remote access keeps the peer's shared memory alive)",
-                    key=cta)  # once per op and peer CTA
-                break
+        exits = [(peer, m.exit_clocks.get(peer)) for peer in m.cta(cta).warps]
+        if any(known is None or known[warp] >= clock for _, known in exits):
+            continue
+        m.report(
+            FindingKind.PEER_EXITED, "error", op,
+            f"warp {warp} accesses the shared memory of CTA {cta}, whose warps may exit before the access "
+            "(the exit of none of them is ordered after it): nothing orders the access before the peer CTA "
+            "exits (a cluster barrier after the last remote access keeps the peer's shared memory alive)",
+            key=cta)  # once per op and peer CTA

@@ -169,11 +169,28 @@ def _reachable_functions(module: ModuleOp, kernel: Kernel) -> list[Operation]:
         seen.add(id(f))
         out.append(f)
         for op in f.walk():
-            if isinstance(op, func.CallOp):
+            if isinstance(op, (func.CallOp, llvm.CallOp)) and op.callee is not None:
                 callee = SymbolTable.lookup_symbol(module, op.callee)
                 if callee is not None:
                     todo.append(callee)
     return out
+
+
+def _call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) -> str | None:
+    """Why the interpreter cannot run this llvm.call (None: it can): an indirect call, a callee
+    without a body, or recursion (`callers` are the functions on the path from the kernel)."""
+    if op.callee is None:
+        return "an indirect llvm.call"
+    callee = SymbolTable.lookup_symbol(module, op.callee)
+    name = op.callee.root_reference.data
+    if not isinstance(callee, llvm.FuncOp) or not callee.body.blocks:
+        return f"llvm.call of @{name}, which has no body here"
+    if name in callers:
+        return f"llvm.call of @{name} is recursive ({' -> '.join((*callers, name))})"
+    for inner in callee.walk():
+        if isinstance(inner, llvm.CallOp) and (problem := _call_problem(module, inner, (*callers, name))):
+            return problem
+    return None
 
 
 def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[Finding]:
@@ -183,6 +200,9 @@ def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[F
     for f in _reachable_functions(module, kernel):
         for op in f.walk():
             if op is f:
+                continue
+            if isinstance(op, llvm.CallOp) and (problem := _call_problem(module, op, (f.sym_name.data,))):
+                found.append(Finding(FindingKind.UNSUPPORTED, diag.error(op, f"the interpreter cannot run {problem}")))
                 continue
             if not probe.has_impl(op):
                 found.append(Finding(
@@ -369,8 +389,13 @@ def _bind_tensor_map(machine: Machine, kernel: Kernel, i: int, t: Attribute, tm:
         raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is a tensor map: its parameter must be !llvm.ptr, not {t}")
     if errors := tm.errors():
         raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} is not a tensor map cuTensorMapEncodeTiled could make: {errors[0]}")
-    target = values[tm.buffer] if 0 <= tm.buffer < len(values) else None
-    buf = target.buffer if isinstance(target, MemRefValue) else None
+    if tm.data is not None:  # the tensor lives only behind its map (CuTe DSL's TMA tensors)
+        buf = machine.memory.add_global(f"tensor of the tensor map (argument {i})",
+                                        np.ascontiguousarray(tm.data).reshape(-1))
+        target = None
+    else:
+        target = values[tm.buffer] if 0 <= tm.buffer < len(values) else None
+        buf = target.buffer if isinstance(target, MemRefValue) else None
     if buf is None and isinstance(target, np.ndarray) and target.dtype == np.int64:
         buf = machine.memory.global_space.find(int(target[0]))
     if buf is None:

@@ -9,7 +9,7 @@ TMA ops look the fields up by that address.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,7 +23,8 @@ class TensorMap:
     `dims`, `box` and `strides` list dimension 0 (the contiguous one) first; `strides` are the
     byte strides of dimensions 1.. (None: packed, dims[0] * element bytes, ...); `offset` is the
     tensor's byte offset into the buffer; `swizzle` one of isa.TmaSwizzle's values ("none", "32B",
-    "64B", "128B", "128B_atom_32B").
+    "64B", "128B", "128B_atom_32B"). `data`, when given, is the tensor's own elements (and `buffer`
+    is ignored): CuTe DSL passes a TMA tensor only through its map, no kernel argument points to it.
     """
 
     buffer: int
@@ -33,6 +34,7 @@ class TensorMap:
     strides: tuple[int, ...] | None = None
     swizzle: str = "none"
     offset: int = 0
+    data: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def element_bytes(self) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation, SSAValue
 
-from tmem_dialect.lowering.ptx_values import Address, Imm, Operand, Reg, Undef, Unsupported
+from tmem_dialect.lowering.ptx_values import Address, Imm, Operand, Reg, Undef
 
 Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports this one)
 
@@ -91,14 +91,7 @@ def cond_br(em: Emitter, op: llvm.CondBrOp) -> None:
         jump(em, else_edge, else_moves)
 
 
-def ret(em: Emitter, op: llvm.ReturnOp) -> None:
-    if op.arg is not None:
-        raise Unsupported("kernels return no value")
-    em.out("ret;")
-
-
 BRANCH_HANDLERS: dict[type[Operation], Callable[[Emitter, Any], None]] = {
     llvm.BrOp: br,
     llvm.CondBrOp: cond_br,
-    llvm.ReturnOp: ret,
 }

@@ -37,6 +37,7 @@ from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, error, op_name
 from tmem_dialect.lowering.ptx_arith import ARITH_HANDLERS
 from tmem_dialect.lowering.ptx_async import ASYNC_HANDLERS
 from tmem_dialect.lowering.ptx_branches import BRANCH_HANDLERS
+from tmem_dialect.lowering.ptx_calls import CALL_HANDLERS, prototype
 from tmem_dialect.lowering.ptx_cluster import CLUSTER_HANDLERS
 from tmem_dialect.lowering.ptx_memory import MEMORY_HANDLERS
 from tmem_dialect.lowering.ptx_nvvm import NVVM_HANDLERS
@@ -147,20 +148,25 @@ class _ModuleEmitter:
         for op in self.module.ops:
             if isinstance(op, llvm.GlobalOp):
                 body.extend(self.emit_global(op))
+        # Device functions: a prototype of each first, so calls may precede a body in any order.
+        for op in self.module.ops:
+            if isinstance(op, llvm.FuncOp) and op.body.blocks and NVVM_KERNEL_ATTR not in op.attributes:
+                try:
+                    body.append(_Line(prototype(op, self.symbol(op.sym_name.data)) + ";", op))
+                except Unsupported as e:
+                    self.errors.append(error(op, f"device function @{op.sym_name.data}: {e}"))
+        if len(body) and body[-1].op is not None and isinstance(body[-1].op, llvm.FuncOp):
+            body.append(_Line(""))
         kernels = 0
         for op in self.module.ops:
             if isinstance(op, llvm.GlobalOp):
                 continue
             if isinstance(op, llvm.FuncOp):
                 if not op.body.blocks:
-                    continue  # a declaration: nothing to emit, nothing can call it
-                if NVVM_KERNEL_ATTR not in op.attributes:
-                    self.errors.append(
-                        error(op, f"llvm.func @{op.sym_name.data} is not a kernel: the PTX target "
-                                  f"emits only `{NVVM_KERNEL_ATTR}` functions (device functions and calls "
-                                  "are outside its subset)")
-                    )
-                    continue
+                    if NVVM_KERNEL_ATTR not in op.attributes and self._called(op):
+                        self.errors.append(error(op, f"llvm.func @{op.sym_name.data} is called but has no body: the "
+                                                     "PTX target emits no external declarations"))
+                    continue  # a declaration: nothing to emit
                 body.extend(_FunctionEmitter(self, op, kernels).run())
                 kernels += 1
                 continue
@@ -177,6 +183,11 @@ class _ModuleEmitter:
         return PTXModule(
             "\n".join(line.text for line in lines) + "\n", tuple(l.op for l in lines), symbol_ops
         )
+
+    def _called(self, func: llvm.FuncOp) -> bool:
+        name = func.sym_name.data
+        return any(isinstance(o, llvm.CallOp) and o.callee is not None and o.callee.root_reference.data == name
+                   for o in self.module.walk())
 
     def emit_global(self, op: llvm.GlobalOp) -> list[_Line]:
         name = op.sym_name.data
@@ -336,7 +347,7 @@ class _FunctionEmitter:
         name = self.module.symbol(func.sym_name.data)
         errors_before = len(self.module.errors)
         ftype = func.function_type
-        if not isinstance(ftype.output, llvm.LLVMVoidType):
+        if self.is_kernel and not isinstance(ftype.output, llvm.LLVMVoidType):
             self.fail(func, f"kernel @{func.sym_name.data} returns {ftype.output}; PTX kernels return nothing")
         if ftype.is_variadic:
             self.fail(func, f"kernel @{func.sym_name.data} is variadic")
@@ -393,7 +404,7 @@ class _FunctionEmitter:
             if used.get(cls)
         ]
         return [
-            _Line(f"\t// .globl\t{name}", func),
+            *([_Line(f"\t// .globl\t{name}", func)] if self.is_kernel else []),
             *header,
             *directives,
             _Line("{", func),
@@ -408,7 +419,16 @@ class _FunctionEmitter:
     def fail(self, op: Operation, message: str) -> None:
         self.module.errors.append(error(op, message))
 
+    @property
+    def is_kernel(self) -> bool:
+        return NVVM_KERNEL_ATTR in self.func.attributes
+
     def signature(self, func: llvm.FuncOp, name: str) -> tuple[list[_Line], list[_Line]]:
+        if not self.is_kernel:  # a device function (ptx_calls.py): .param .bN values, no directives
+            try:
+                return [_Line(prototype(func, name), func)], []
+            except Unsupported:
+                return [], []  # reported with its prototype
         params = []
         for i, t in enumerate(func.function_type.inputs.data):
             pname = f"{name}_param_{i}"
@@ -466,7 +486,7 @@ class _FunctionEmitter:
                 continue
             reg = self.new_reg(cls)
             self.out(f"ld.param.b{cls.bits} {reg}, [{name}_param_{i}];")
-            if pointer_address_space(arg.type) == GLOBAL_ADDRESS_SPACE:
+            if pointer_address_space(arg.type) == GLOBAL_ADDRESS_SPACE and self.is_kernel:
                 global_reg = self.new_reg(cls)
                 self.out(f"cvta.to.global.u64 {global_reg}, {reg};")
                 reg = global_reg
@@ -532,6 +552,7 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Operation], None]] 
     **ARITH_HANDLERS,
     **MEMORY_HANDLERS,
     **BRANCH_HANDLERS,
+    **CALL_HANDLERS,
     **SWITCH_HANDLERS,
     **NVVM_HANDLERS,
     **ASYNC_HANDLERS,

@@ -123,7 +123,7 @@ def _json_values(value) -> object:
     from tmem_dialect.interpreter.tensor_map import TensorMap
 
     if isinstance(value, TensorMap):
-        return {"tensor_map": asdict(value)}
+        return {"tensor_map": {k: v for k, v in asdict(value).items() if k != "data"}}  # (the CLI's maps have none)
     arr = np.asarray(value)
     if arr.dtype.kind != "f" or np.isfinite(arr).all():
         return arr.tolist()

@@ -10,10 +10,21 @@ llvm.func @float_math(%a: f32) attributes {nvvm.kernel} {
 
 // -----
 
-// expected-error@+1 {{llvm.func @helper is not a kernel}}
-llvm.func @helper() {
+// A device function's values cross calls in .param variables, which hold no predicates.
+// expected-error@+1 {{device function @helper: an i1 value crosses a call: .param variables hold no predicates}}
+llvm.func @helper(%p: i1) {
   llvm.return
 }
+
+// -----
+
+// expected-error@+1 {{llvm.func @ext is called but has no body: the PTX target emits no external declarations}}
+llvm.func @ext()
+llvm.func @caller() attributes {nvvm.kernel} {
+  llvm.call @ext() : () -> ()
+  llvm.return
+}
+
 
 // -----
 

@@ -1,6 +1,6 @@
 """Control flow with per-lane divergence: scf.if/for/while, func, llvm.br/cond_br/switch/return, cf.br/cond_br.
 
-scf.yield, scf.condition, func.return and func.call are xDSL's own implementations; the region
+scf.yield, scf.condition, func.return and func.call are xDSL's own (llvm.call is ours) implementations; the region
 ops are overridden so that lanes taking different paths run under their own masks and their
 results are merged lane by lane.
 """
@@ -19,6 +19,7 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
+from xdsl.traits import SymbolTable
 
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.findings import FindingKind
@@ -159,6 +160,16 @@ class LLVMControlFunctions(FuncFunctions):
     @impl_terminator(llvm.ReturnOp)
     def run_llvm_return(self, interpreter: WarpInterpreter, op: llvm.ReturnOp, args: PythonValues):
         return ReturnedValues(args), ()
+
+    @impl(llvm.CallOp)
+    def run_llvm_call(self, interpreter: WarpInterpreter, op: llvm.CallOp, args: PythonValues):
+        """A device function call: the callee's body runs under the caller's lanes, and its results
+        merge lane by lane where lanes return at different points. The run's precheck has found
+        the callee's body, and no recursion (SSA values are one flat map per warp)."""
+        assert op.callee is not None
+        callee = SymbolTable.lookup_symbol(op, op.callee)
+        assert isinstance(callee, llvm.FuncOp)
+        return interpreter.run_ssacfg_region(callee.body, args, callee.sym_name.data)
 
 
 def _cond_br(interpreter: WarpInterpreter, op: llvm.CondBrOp | cf.ConditionalBranchOp, args: PythonValues):
