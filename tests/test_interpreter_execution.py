@@ -415,3 +415,25 @@ def test_extended_contract_ops_bitcast_shuffle_and_wide_scalars() -> None:
     words = got[64:].view(np.int64)[:32]
     packed = data.view(np.uint32).astype(np.int64)
     assert (words == (packed << 32) | packed).all()
+
+
+def test_getelementptr_steps_into_nested_arrays():
+    """Every index of a getelementptr counts: [0, %c, 1] into array<4 x array<2 x i16>> is
+    0 * 16 + 2 * 4 + 1 * 2 = byte 10 (the interpreter once used the first index only)."""
+    text = """
+llvm.mlir.global internal @grid() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<4 x array<2 x i16>>
+func.func @gep(%out: memref<32xi64>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 32, 1, 1>} {
+  %grid = llvm.mlir.addressof @grid : !llvm.ptr<3>
+  %c = arith.constant 2 : i32
+  %p = llvm.getelementptr %grid[0, %c, 1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<4 x array<2 x i16>>
+  %a = llvm.ptrtoint %p : !llvm.ptr<3> to i64
+  %b = llvm.ptrtoint %grid : !llvm.ptr<3> to i64
+  %d = llvm.sub %a, %b : i64
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %idx = arith.index_cast %tid : i32 to index
+  memref.store %d, %out[%idx] : memref<32xi64>
+  func.return
+}"""
+    res = run_kernel(text, args=[np.zeros(32, np.int64)])
+    assert res.errors == [], res.render()
+    assert (res.args[0] == 10).all()

@@ -1,8 +1,9 @@
-"""Shared memory's per-word shadow: the last writing op and its proxy, under any sequence of writes.
+"""Shared memory's per-byte shadow: the last writing op and its proxy, races byte by byte.
 
-check_proxy (the fence.proxy.async rule for mma/cp/TMA reads) reads the proxy of each word's last
+check_proxy (the fence.proxy.async rule for mma/cp/TMA reads) reads the proxy of each byte's last
 write from the shadow; a TMA copy writes through the async proxy, a generic store does not, and a
-generic store over TMA-written words must make them generic again.
+generic store over TMA-written bytes must make them generic again. Memory is byte-addressed: two
+warps storing the two halves of one word do not race; storing the same byte does.
 """
 
 from __future__ import annotations
@@ -60,3 +61,55 @@ def test_each_word_keeps_its_last_writer_and_that_writers_proxy(sequence) -> Non
         assert shadow.write_op[word] is (OPS[expected] if expected else None)
         assert bool(shadow.async_proxy[word]) == (expected == "tma")
     assert reports == []  # one warp: nothing races
+
+
+HALVES = """
+llvm.mlir.global internal @word() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<2 x i16>
+
+func.func @halves(%out: memref<64xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 64, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c5 = arith.constant 5 : i32
+  %word = llvm.mlir.addressof @word : !llvm.ptr<3>
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5 : i32
+  %lane0 = arith.cmpi eq, %tid, %c0 : i32
+  %c32 = arith.constant 32 : i32
+  %lane32 = arith.cmpi eq, %tid, %c32 : i32
+  %value = arith.trunci %tid : i32 to i16
+  scf.if %lane0 {
+    %p = llvm.getelementptr %word[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i16
+    llvm.store %value, %p : i16, !llvm.ptr<3>
+  }
+  scf.if %lane32 {
+    %p = llvm.getelementptr %word[SECOND] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i16
+    llvm.store %value, %p : i16, !llvm.ptr<3>
+  }
+  nvvm.barrier
+  %both = llvm.load %word : !llvm.ptr<3> -> i32
+  %idx = arith.index_cast %tid : i32 to index
+  memref.store %both, %out[%idx] : memref<64xi32>
+  func.return
+}
+"""
+
+
+def _run_halves(second: int):
+    from tmem_dialect.interpreter import run_kernel
+
+    text = HALVES.replace("SECOND", str(second))
+    return run_kernel(parse_module(make_context(), text, "halves.mlir"), args=[np.zeros(64, np.int32)])
+
+
+def test_two_warps_storing_the_halves_of_one_word_do_not_race() -> None:
+    res = _run_halves(1)
+    assert res.errors == [], res.render()
+    assert int(res.args[0][0]) == 32 << 16  # thread 0's half (0) low, thread 32's (32) high
+
+
+def test_two_warps_storing_the_same_half_race() -> None:
+    from tmem_dialect.findings import FindingKind
+
+    res = _run_halves(0)
+    assert FindingKind.SHARED_RACE in res.kinds(), res.render()
+    assert any("(byte 0)" in d.message for d in res.errors), res.render()
+

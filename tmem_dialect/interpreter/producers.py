@@ -114,7 +114,7 @@ class Producers(MmaIssue, CopyIssue, BarrierOps):
             if not inside.any():
                 continue
             shadow = m.shared.shadow_of(buf)
-            words = np.unique((addresses[inside] - buf.base) // 4)
+            words = np.unique(addresses[inside] - buf.base)  # bytes (the race shadow is per byte)
             writers = shadow.writer[words]
             # A TMA copy writes through the async proxy itself: no fence.proxy.async is due after
             # it (its completion is its mbarrier's); only generic-proxy stores need one.
@@ -140,7 +140,7 @@ class Producers(MmaIssue, CopyIssue, BarrierOps):
                     why = f"no fence.proxy.async of {who} follows the store"
                 self.report(op, Misuse(
                     FindingKind.MISSING_PROXY_FENCE,
-                    f"{op.name} of warp {w.warp} reads {buf.name} (byte {word * 4}) through the async proxy, "
+                    f"{op.name} of warp {w.warp} reads {buf.name} (byte {word}) through the async proxy, "
                     f"which {who} wrote with a generic-proxy store: {why} (shared memory written by "
                     "st.shared must be made visible to the async proxy with fence.proxy.async before "
                     "tcgen05.mma/cp or TMA read it)",

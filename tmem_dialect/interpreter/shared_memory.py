@@ -1,8 +1,9 @@
 """Shared memory's shadow state: races between warps, reads of bytes nothing wrote, TMEM address origins.
 
 Every load and store of a shared buffer passes here after the data moved (Machine.load/store):
-- a race is a pair of accesses of one 32-bit word by two warps, one a write, that no barrier
-  orders (happens-before by vector clocks, so the verdict does not depend on the schedule);
+- a race is a pair of accesses of one byte by two warps, one a write, that no barrier orders
+  (happens-before by vector clocks, so the verdict does not depend on the schedule; memory is
+  byte-addressed, so two warps storing the two halves of one word do not race);
 - shared memory starts undefined (PTX .shared variables have no initializer), so a read of a byte
   no store wrote is reported: reading 0 would pass a kernel that reads the wrong slot, because 0
   is the base address of the first allocation;
@@ -29,25 +30,25 @@ from tmem_dialect.memory_model import EffectKind
 
 @dataclass
 class SharedShadow:
-    """Metadata of one shared buffer: happens-before per 32-bit word, written bytes, origins."""
+    """Metadata of one shared buffer: happens-before per byte, written bytes, origins per word."""
 
-    writer: np.ndarray
-    write_clock: np.ndarray
-    write_op: np.ndarray  # per word: the op that last wrote it (objects), or None
-    async_proxy: np.ndarray  # per word: that write went through the async proxy (a TMA copy)
-    read_clock: np.ndarray  # [warps, words]
+    writer: np.ndarray  # per byte: the warp that last wrote it, or -1
+    write_clock: np.ndarray  # per byte
+    write_op: np.ndarray  # per byte: the op that last wrote it (objects), or None
+    async_proxy: np.ndarray  # per byte: that write went through the async proxy (a TMA copy)
+    read_clock: np.ndarray  # [warps, bytes]
     written: np.ndarray  # per byte: some store (or an initializer) wrote it
-    origin: np.ndarray  # per word: the TMEM allocation whose address it holds, or None
+    origin: np.ndarray  # per 32-bit word: the TMEM allocation whose address it holds, or None
 
     @staticmethod
     def new(nbytes: int, warps: int) -> SharedShadow:
         words = (nbytes + 3) // 4
         return SharedShadow(
-            np.full(words, -1, dtype=np.int64),
-            np.zeros(words, dtype=np.int64),
-            np.full(words, None, dtype=object),
-            np.zeros(words, dtype=bool),
-            np.full((warps, words), -1, dtype=np.int64),
+            np.full(nbytes, -1, dtype=np.int64),
+            np.zeros(nbytes, dtype=np.int64),
+            np.full(nbytes, None, dtype=object),
+            np.zeros(nbytes, dtype=bool),
+            np.full((warps, nbytes), -1, dtype=np.int64),
             np.zeros(nbytes, dtype=bool),
             np.full(words, None, dtype=object),
         )
@@ -86,7 +87,7 @@ class SharedShadows:
         """Check a load of a shared buffer; returns the loaded values, tagged with their origin."""
         shadow = self.shadow_of(buf)
         lanes, offsets = _bytes(w, index, dtype, count)
-        self._races(w, op, buf, shadow, np.unique(offsets // 4), write=False)
+        self._races(w, op, buf, shadow, np.unique(offsets), write=False)
         unwritten = ~shadow.written[offsets].all(axis=1)
         if unwritten.any():
             i = int(np.argmax(unwritten))
@@ -112,36 +113,38 @@ class SharedShadows:
         """Record a store to a shared buffer (after checking it for races)."""
         shadow = self.shadow_of(buf)
         _, offsets = _bytes(w, index, dtype, count)
-        words = np.unique(offsets // 4)
-        self._races(w, op, buf, shadow, words, write=True)
-        shadow.written[offsets.reshape(-1)] = True
+        touched = np.unique(offsets)
+        self._races(w, op, buf, shadow, touched, write=True)
+        shadow.written[touched] = True
+        words = np.unique(touched // 4)
         tag = origin(values) if count == 0 and dtype.itemsize == 4 else None
         shadow.origin[words] = tag
 
 
-    def _races(self, w: WarpLanes, op: Operation, buf: Buffer, shadow: SharedShadow, words: np.ndarray,
+    def _races(self, w: WarpLanes, op: Operation, buf: Buffer, shadow: SharedShadow, offsets: np.ndarray,
                write: bool) -> None:
+        """Check the access of bytes `offsets` (of `buf`) against the other warps' last ones."""
         clock = self.clocks[w.warp]
-        writers = shadow.writer[words]
+        writers = shadow.writer[offsets]
         racy = (writers >= 0) & (writers != w.warp)
         if racy.any():
-            wc = shadow.write_clock[words]
+            wc = shadow.write_clock[offsets]
             unordered = racy & (wc > clock.vc[np.maximum(writers, 0)])
             if unordered.any():
                 i = int(np.argmax(unordered))
                 p = int(writers[i])
-                wop = shadow.write_op[int(words[i])]
+                wop = shadow.write_op[int(offsets[i])]
                 self.report(
                     FindingKind.SHARED_RACE,
                     "error",
                     op,
-                    f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(words[i]) * 4}) "
+                    f"warp {w.warp} {'writes' if write else 'reads'} {buf.name} (byte {int(offsets[i])}) "
                     f"which warp {p} wrote, with no barrier ordering the two",
                     [(f"warp {p} wrote it here", wop)],
                     key=(id(wop), w.warp),
                 )
         if write:
-            reads = shadow.read_clock[:, words]
+            reads = shadow.read_clock[:, offsets]
             others = np.arange(self.warp_count) != w.warp
             late = (reads > clock.vc[:, None]) & others[:, None]
             if late.any():
@@ -150,16 +153,16 @@ class SharedShadows:
                     FindingKind.SHARED_RACE,
                     "error",
                     op,
-                    f"warp {w.warp} writes {buf.name} (byte {int(words[i]) * 4}) which warp {p} reads, "
+                    f"warp {w.warp} writes {buf.name} (byte {int(offsets[i])}) which warp {p} reads, "
                     "with no barrier ordering the two",
                     key=("read", p, w.warp),
                 )
-            shadow.writer[words] = w.warp
-            shadow.write_clock[words] = clock.now
-            shadow.write_op[words] = op
-            shadow.async_proxy[words] = async_proxy_write(op)
+            shadow.writer[offsets] = w.warp
+            shadow.write_clock[offsets] = clock.now
+            shadow.write_op[offsets] = op
+            shadow.async_proxy[offsets] = async_proxy_write(op)
         else:
-            shadow.read_clock[w.warp, words] = clock.now
+            shadow.read_clock[w.warp, offsets] = clock.now
 
 
 def async_proxy_write(op: Operation) -> bool:

@@ -180,7 +180,7 @@ class TmaState:
         for cta, bcta, buf in zip(targets, barrier_ctas, buffers):
             words = np.unique((flat - buf.base) // 4)
             shadow = m.shared.shadow_of(buf)
-            m.shared._races(w, op, buf, shadow, words, write=True)  # generic accesses no barrier orders before it
+            m.shared._races(w, op, buf, shadow, np.unique(flat - buf.base), write=True)  # generic accesses no barrier orders before it
             self._overwrites_a_load_in_flight(w, op, buf, words)
             producers.check_shared_write(AsCta(w, cta), op, buf, words)  # an mma/cp still reading the stage
             buf.raw[flat - buf.base] = data.reshape(-1)
@@ -315,7 +315,7 @@ class TmaState:
         words = np.unique((flat - buf.base) // 4)
         P.of(m).check_proxy(w, op, flat, op.name)
         shadow = m.shared.shadow_of(buf)
-        m.shared._races(w, op, buf, shadow, words, write=False)
+        m.shared._races(w, op, buf, shadow, np.unique(flat - buf.base), write=False)
         self.shared_read(w, op, buf, words)
         store = BulkStore(w.warp, op)
         self.groups.setdefault(w.warp, WarpGroups()).open.append(store)

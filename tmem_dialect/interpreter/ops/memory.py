@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm, memref, vector
+from xdsl.dialects.builtin import VectorType
 from xdsl.interpreter import InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation, SSAValue
 
-from tmem_dialect.findings import FindingKind
 from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import values as V
-from tmem_dialect.interpreter.ops.scalar import convert
 from tmem_dialect.interpreter.memory import MemRefValue
+from tmem_dialect.interpreter.ops.scalar import convert
 from tmem_dialect.interpreter.warp import WarpInterpreter
 
 GEP_DYNAMIC = llvm.GEP_USE_SSA_VAL
@@ -214,10 +215,21 @@ class MemoryFunctions(InterpreterFunctions):
 
     @impl(llvm.GEPOp)
     def run_gep(self, w: WarpInterpreter, op: llvm.GEPOp, args: PythonValues):
+        """LLVM's getelementptr: the first index steps over whole `elem_type`s, each later one
+        into the array or vector element it selects (a struct field is not modelled: an error,
+        never a wrong address)."""
         ptr, *dynamic = args
-        raw = tuple(op.rawConstantIndices.get_values())
-        index = dynamic[0].astype(np.int64) if raw[0] == GEP_DYNAMIC else np.int64(raw[0])
-        return (ptr + index * type_size(op.elem_type),)
+        supplied = iter(dynamic)
+        offset = np.zeros_like(ptr)
+        t = None
+        for position, raw in enumerate(op.rawConstantIndices.get_values()):
+            index = next(supplied).astype(np.int64) if raw == GEP_DYNAMIC else np.int64(raw)
+            t = op.elem_type if position == 0 else _element_type(t)
+            size = type_size(t) if t is not None else None
+            if size is None:
+                raise V.UnsupportedType(f"getelementptr into {t if position else op.elem_type} is not modelled")
+            offset = offset + index * size
+        return (ptr + offset,)
 
     @impl(llvm.LoadOp)
     def run_llvm_load(self, w: WarpInterpreter, op: llvm.LoadOp, args: PythonValues):
@@ -269,4 +281,14 @@ class MemoryFunctions(InterpreterFunctions):
         mask = [int(i) for i in op.mask.get_values()]
         # -1 (poison) lanes read element 0.
         return (both[:, [max(i, 0) for i in mask]],)
+
+
+def _element_type(t):  # type: ignore[no-untyped-def]
+    """The type a getelementptr index after the first selects within `t`: an array's or a
+    vector's element; None for anything else (a struct's fields have their own offsets)."""
+    if isinstance(t, llvm.LLVMArrayType):
+        return t.type
+    if isinstance(t, VectorType):
+        return t.element_type
+    return None
 
