@@ -138,7 +138,9 @@ def test_carried_rings_verify_and_interpreter_agree(index: int, nvvm: bool):
     if index in (0, 4):
         assert static_errors == static_warnings == dynamic_errors == dynamic_warnings == set()
     elif index == 8:  # not of the common form: warnings that name it; the run finds the deadlock
-        assert not static_errors and FindingKind.UNPROVEN in static_warnings
+        # (and the dealloc, which no proven order puts after the mma whose cells it surely frees,
+        # is an error: the kernel is broken)
+        assert static_errors == {FindingKind.ASYNC_PENDING} and FindingKind.UNPROVEN in static_warnings
         assert FindingKind.DEADLOCK in dynamic_errors
     else:
         assert static_errors and dynamic_errors
