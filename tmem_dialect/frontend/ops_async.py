@@ -54,6 +54,28 @@ _MMA = {
 }  # fmt: skip
 
 
+_MMA_SPARSE = {
+    isa.mma_mnemonic(kind, group, sparse=True, collector=spelled) + shift: (kind, group, collector, bool(shift))
+    for kind in isa.Kind if not kind.block_scaled
+    for group in isa.CTA_GROUPS
+    for spelled, collector in _COLLECTORS.items()
+    for shift in ("", ".ashift")
+}  # fmt: skip
+# .ws: `.collector::bN::op` names the B collector buffer and its usage (9.7.16.10.9); none is b0,
+# discard (the emitter's inverse, lowering/ptx_async._collector).
+_WS_COLLECTORS = {
+    None: (up.B0, up.DISCARD),
+    **{f"collector::{b.value}::{c.value}": (up.CollectorBAttr(b), up.CollectorOpAttr(c))
+       for b in up.CollectorB for c in up.CollectorOp},
+}
+_MMA_WS = {
+    isa.mma_mnemonic(kind, 1, ws=True, sparse=sparse, collector=spelled): (kind, sparse, buffers)
+    for kind in isa.Kind if not kind.block_scaled
+    for sparse in (False, True)
+    for spelled, buffers in _WS_COLLECTORS.items()
+}  # fmt: skip
+
+
 # upstream names the block size, PTX the scale vector: .scale_vec::1X (mxf8f6f4) and 2X (mxf4*) are
 # 32-element blocks, 4X is 16 (9.7.16.10.7.1: ".block32 is alias for .scale_vec::1X or
 # .scale_vec::2X based on .kind", ".block16 is alias for .scale_vec::4X"); no qualifier is the
@@ -78,15 +100,22 @@ def tcgen05_mma(ctx: FunctionImporter, ins: Instruction) -> None:
     """tcgen05.mma.cta_group::N.kind::K{.collector::a::X}{.ashift} [d], a, b, idesc, {mask,}? en {, scale}?"""
     if ins.opcode in _MMA_BLOCK_SCALE:
         return _mma_block_scale(ctx, ins)
-    found = _MMA.get(ins.opcode)
+    if ins.opcode in _MMA_WS:
+        return _mma_ws(ctx, ins)
+    found = _MMA.get(ins.opcode) or _MMA_SPARSE.get(ins.opcode)
     if found is None:
-        raise _unmodelled(ins, "the .ws forms and the .sp form without .block_scale are not imported")
+        raise _unmodelled(ins, "not a tcgen05.mma form of PTX ISA 9.7.16.10.9")
+    sparse = ins.opcode in _MMA_SPARSE
     kind, group, collector, ashift = found
     ops = list(ins.operands)
-    if len(ops) < 5:
-        raise Invalid(f"'{ins.opcode}' takes [d], a, b, idesc and enable-input-d")
-    d, a, b, idesc = ops[:4]
-    rest = ops[4:]
+    if len(ops) < (6 if sparse else 5):
+        raise Invalid(f"'{ins.opcode}' takes [d], a, b, {'[sp-meta], ' if sparse else ''}idesc and enable-input-d")
+    d, a, b = ops[:3]
+    meta = ops[3] if sparse else None
+    if meta is not None and not isinstance(meta, Address):
+        raise Invalid(f"'{ins.opcode}': the sparsity metadata is a TMEM address [%r]")
+    idesc = ops[4 if sparse else 3]
+    rest = ops[5 if sparse else 4:]
     mask = rest.pop(0) if rest and isinstance(rest[0], VectorOperand) else None
     if not rest or len(rest) > 2:
         raise Invalid(f"'{ins.opcode}' takes enable-input-d and an optional scale-input-d after idesc")
@@ -113,7 +142,34 @@ def tcgen05_mma(ctx: FunctionImporter, ins: Instruction) -> None:
         props["collectorOp"] = collector
     if ashift:
         props["aShift"] = UnitAttr()
-    ctx.add(up.Tcgen05MMAOp.build_from(operands, props, {}))
+    if meta is not None:
+        operands["sparseMetadata"] = _tmem(ctx, meta)
+    ctx.add((up.Tcgen05MMASparseOp if sparse else up.Tcgen05MMAOp).build_from(operands, props, {}))
+
+
+def _mma_ws(ctx: FunctionImporter, ins: Instruction) -> None:
+    """tcgen05.mma.ws{.sp}.cta_group::1.kind::K{.collector::bN::op} [d], a, b, {[sp-meta],}? idesc,
+    enable-input-d {, zero-column-mask}? (9.7.16.10.9: the .ws forms are cta_group::1 only)."""
+    kind, sparse, (buffer, usage) = _MMA_WS[ins.opcode]
+    ops = list(_operands(ins, (6, 7) if sparse else (5, 6)))
+    d, a, b = ops[:3]
+    meta = ops[3] if sparse else None
+    if meta is not None and not isinstance(meta, Address):
+        raise Invalid(f"'{ins.opcode}': the sparsity metadata is a TMEM address [%r]")
+    idesc, enable, *zero_columns = ops[4 if sparse else 3:]
+    operands: dict[str, SSAValue] = {
+        "matrixD": _tmem(ctx, d),
+        "matrixA": _tmem(ctx, a) if isinstance(a, Address) else ctx.read(a, i64),
+        "matrixB": ctx.read(b, i64),
+        "idesc": ctx.read(idesc, i32),
+        "enableInputD": ctx.read(enable, i1),
+    }
+    if meta is not None:
+        operands["sparseMetadata"] = _tmem(ctx, meta)
+    if zero_columns:
+        operands["zeroColMask"] = ctx.read(zero_columns[0], i64)
+    props = {"kind": up.MMAKindAttr(up.MMAKind(kind.value)), "collectorBBuffer": buffer, "collectorOp": usage}
+    ctx.add((up.Tcgen05MMAWsSparseOp if sparse else up.Tcgen05MMAWsOp).build_from(operands, props, {}))
 
 
 def _mma_block_scale(ctx: FunctionImporter, ins: Instruction) -> None:
