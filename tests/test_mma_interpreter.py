@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tmem_dialect.diagnostics import Severity
+
 pytest.importorskip("tmem_dialect.dialects.tcgen05_mma", reason="the tcgen05.mma ops (branch mma) are not in this tree")
 
 from tmem_dialect.interpreter import run_kernel
@@ -313,4 +315,16 @@ def test_mma_overwriting_d_that_an_ld_still_reads_and_its_twin():
     late = variant(EPILOGUE_BARRIER, "  tcgen05.fence before_thread_sync\n  nvvm.barrier\n  tcgen05.fence after_thread_sync\n"
                    + SECOND_MMA + SECOND_WAIT + "  scf.if %is_warp0 {\n    tcgen05.fence after_thread_sync\n")
     _, _, res = run(late)
+    assert res.errors == [], res.render()
+
+
+def test_what_the_numerics_leave_out_is_a_warning_at_the_mma():
+    """disable-output-lane is not modelled: the run says so at the mma (once), and computes the
+    rest of the kernel as before, its ordering checks included."""
+    text = variant("tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate : i64",
+                   "tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate mask %no_lanes : vector<4xi32> : i64")
+    text = variant("  %idesc = ", "  %no_lanes = arith.constant dense<0> : vector<4xi32>\n  %idesc = ", text)
+    _, _, res = run(text)
+    warned = [d for d in res.diagnostics if d.severity is Severity.WARNING and "does not model" in d.message]
+    assert len(warned) == 1 and "disable-output-lane" in warned[0].message, res.render()
     assert res.errors == [], res.render()

@@ -139,6 +139,7 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
         scale_input_d = w.machine.uniform(w, op, _lanes_of(w, scale), "scale-input-d")
     else:
         scale_input_d = scale.value.data
+    _warn_unmodelled_mma_parts(w, op)
     scale_a = None if (va := _named(op, "scale_a", "scaleA")) is None else _uint(_lanes_of(w, va), 32)
     scale_b = None if (vb := _named(op, "scale_b", "scaleB")) is None else _uint(_lanes_of(w, vb), 32)
     for lane in np.flatnonzero(w.mask):
@@ -158,6 +159,22 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
             scale_vec=getattr(op, "isa_scale_vec", None),
         )
         state.mma(w, op, operands)
+
+
+def _warn_unmodelled_mma_parts(w: WarpInterpreter, op: Operation) -> None:
+    """What of this mma the numerics leave out, said once per op (docs/interpreter.md): the .sp
+    metadata (D is computed as the dense product of A as stored), disable-output-lane (every lane
+    of D is written) and .ws's zero-column mask (no column of B is zeroed). The ordering checks
+    run all the same."""
+    parts = [what for names, what in (
+        (("sparse_metadata", "sparseMetadata"), "the sparsity metadata (D is the dense product of A as stored)"),
+        (("disable_output_lane", "disableOutputLane"), "disable-output-lane (every lane of D is written)"),
+        (("zero_column_mask", "zeroColMask"), "the zero-column mask (no column of B is zeroed)"),
+    ) if _named(op, *names) is not None]
+    if parts:
+        w.machine.report(FindingKind.UNSUPPORTED, "warning", op,
+                         f"{op.name}: the interpreter does not model {'; '.join(parts)}: its D is not the "
+                         "instruction's result", key=("mma-unmodelled", id(op)))
 
 
 def _descriptor_functions() -> type[InterpreterFunctions]:
