@@ -149,6 +149,9 @@ class TmemPlanColumnsPass(ModulePass):
                 Rewriter.erase_op(unused)
             if allocations:
                 materialize(function, allocations)
+        for function in op.walk():  # the marking is the planner's: the allocation now says it
+            if isinstance(function, func.FuncOp):
+                function.attributes.pop(CTA_GROUP_ATTR, None)
         resolve_addresses(op)  # planned buffers' addresses, and those of hand-declared ones
 
     # ---- planning ------------------------------------------------------------------------------
