@@ -7,6 +7,8 @@
 // allocation says it then).
 // RUN: tmem-opt %s --split-input-file -p tmem-plan-columns | filecheck %s
 // RUN: tmem-opt %s --split-input-file -p tmem-pipeline 2>&1 | filecheck %s --check-prefix=CLEAN
+// RUN: tmem-opt %s --split-input-file -p 'tmem-plan-columns{multi-allocation=true}' | filecheck %s --check-prefix=MULTI
+// RUN: tmem-opt %s --split-input-file -p 'tmem-plan-columns{multi-allocation=true},tmem-assign-lanes,tmem-insert-waits,tmem-verify' 2>&1 | filecheck %s --check-prefix=CLEAN
 // REQUIRES: ptxas, iree-opt
 // RUN: tmem-opt %s --split-input-file -p tmem-pipeline,convert-tcgen05-to-nvvm > %t.nvvm.mlir
 // RUN: iree-opt --split-input-file %t.nvvm.mlir > /dev/null
@@ -127,5 +129,54 @@ func.func @pair_tiles_marked(%out: memref<4096xi32>) attributes {tcgen05.kernel,
   %row = arith.index_cast %tid : i32 to index
   %first = arith.muli %row, %c32 : index
   vector.store %w, %out[%first] : memref<4096xi32>, vector<32xi32>
+  func.return
+}
+
+// -----
+
+// multi-allocation: two stretches, two pair allocations. The second needs no cluster barrier of
+// its own before it: the first's dealloc follows one. Only the last relinquishes.
+// MULTI-LABEL: func.func @pair_two_stretches
+// MULTI: nvvm.cluster.arrive aligned
+// MULTI-NEXT: nvvm.cluster.wait aligned
+// MULTI-NEXT: scf.if %tmem_is_warp0 {
+// MULTI-NEXT: tcgen05.alloc %tmem_plan_slot, 64 cta_group(2)
+// MULTI-NEXT: }
+// MULTI: nvvm.cluster.arrive aligned
+// MULTI-NEXT: nvvm.cluster.wait aligned
+// MULTI-NEXT: tcgen05.fence after_thread_sync
+// MULTI-NEXT: scf.if %tmem_is_warp0 {
+// MULTI-NEXT: tcgen05.dealloc %tmem_base, 64 cta_group(2)
+// MULTI-NEXT: }
+// MULTI: %tmem_plan_slot_1 = llvm.mlir.addressof @tmem_plan_slot_1
+// MULTI-NOT: nvvm.cluster
+// MULTI-NEXT: scf.if %tmem_is_warp0 {
+// MULTI-NEXT: tcgen05.alloc %tmem_plan_slot_1, 32 cta_group(2)
+// MULTI-NEXT: tcgen05.relinquish_alloc_permit cta_group(2)
+// MULTI: nvvm.cluster.arrive aligned
+// MULTI-NEXT: nvvm.cluster.wait aligned
+// MULTI-NEXT: tcgen05.fence after_thread_sync
+// MULTI-NEXT: scf.if %tmem_is_warp0 {
+// MULTI-NEXT: tcgen05.dealloc %tmem_base_1, 32 cta_group(2)
+!big = !tcgen05.tmem<128x64xi32, S[(128, 64) : (1@TLane, 1@TCol)]>
+!tile = !tcgen05.tmem<128x32xi32, S[(128, 32) : (1@TLane, 1@TCol)]>
+func.func @pair_two_stretches(%out: memref<4096xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>, tcgen05.cluster_dim = array<i32: 2>, tcgen05.cta_group = 2 : i32} {
+  %c32 = arith.constant 32 : index
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %a = tcgen05.buffer : !big
+  %b = tcgen05.buffer : !tile
+  %v = vector.broadcast %tid : i32 to vector<64xi32>
+  tcgen05.tile_store %v, %a [0, 0] [128, 64] : vector<64xi32>, !big
+  tcgen05.wait store
+  %w = tcgen05.tile_load %a [0, 0] [128, 64] : !big -> vector<64xi32>
+  tcgen05.wait load
+  %w2 = vector.broadcast %tid : i32 to vector<32xi32>
+  tcgen05.tile_store %w2, %b [0, 0] [128, 32] : vector<32xi32>, !tile
+  tcgen05.wait store
+  %x = tcgen05.tile_load %b [0, 0] [128, 32] : !tile -> vector<32xi32>
+  tcgen05.wait load
+  %row = arith.index_cast %tid : i32 to index
+  %first = arith.muli %row, %c32 : index
+  vector.store %x, %out[%first] : memref<4096xi32>, vector<32xi32>
   func.return
 }
