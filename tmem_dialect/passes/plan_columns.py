@@ -17,6 +17,7 @@ from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.dialects.nvvm_sync import ClusterWaitOp
 from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
+from tmem_dialect.kernel_checks import cta_group_uses, mixed_cta_groups
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes import address_offsets
 from tmem_dialect.passes.column_assignment import Item, Plan, assign
@@ -218,25 +219,14 @@ def kernel_cta_group(function: func.FuncOp) -> int | Diagnostic:
     commit ops carry, else the function's `tcgen05.cta_group` attribute (a kernel whose buffers
     only tile_load / tile_store touch), else 1. A kernel mixing them is an error."""
     marked = function.attributes.get(CTA_GROUP_ATTR)
-    found: tuple[int, Operation] | None = None
+    declared: tuple[int, Operation] | None = None
     if marked is not None:
         if not isinstance(marked, IntegerAttr) or isa.cta_group_error(marked.value.data) is not None:
             return error(function, f"'{CTA_GROUP_ATTR}' must be the integer 1 or 2, got {marked}")
-        found = (marked.value.data, function)
-    for op in function.walk():
-        effect = tmem_effect(op)
-        if effect is None or effect.cta_group is None:
-            continue
-        if found is None:
-            found = (effect.cta_group, op)
-        elif effect.cta_group != found[0]:
-            where = f"the function's '{CTA_GROUP_ATTR}'" if found[1] is function else "this op"
-            return (error(op, f"tcgen05 ops of one kernel must use one cta_group (ptxas "
-                          f"rejects a mix): this op uses cta_group::{effect.cta_group}, but "
-                          f"@{function.sym_name.data} uses cta_group::{found[0]}; tmem-plan-columns "
-                          "cannot choose the allocation's")
-                    .attach_note(f"cta_group::{found[0]}: {where}", found[1]))
-    return 1 if found is None else found[0]
+        declared = (marked.value.data, function)
+    if (mixed := next(mixed_cta_groups(function, declared), None)) is not None:
+        return mixed
+    return declared[0] if declared else next((group for group, _ in cta_group_uses(function)), 1)
 
 
 def _cluster_wait_before(ops: list[Operation], first_use: int) -> int | None:

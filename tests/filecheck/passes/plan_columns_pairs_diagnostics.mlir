@@ -12,9 +12,9 @@ func.func @mixed(%desc: i64) attributes {tcgen05.kernel, tcgen05.reqntid = array
   %bar = llvm.mlir.addressof @done : !llvm.ptr<3>
   %d = tcgen05.buffer_address %acc [0, 0] : !acc
   %idesc = tcgen05.instr_desc f16 m 256 n 64 a f16 b f16 d f32
-  // expected-note@+1 {{cta_group::2: this op}}
+  // expected-note@+1 {{cta_group::2 is used here}}
   tcgen05.mma f16 %d, %desc, %desc, %idesc, %false cta_group(2) : i64
-  // expected-error@+1 {{tcgen05 ops of one kernel must use one cta_group (ptxas rejects a mix): this op uses cta_group::1, but @mixed uses cta_group::2; tmem-plan-columns cannot choose the allocation's}}
+  // expected-error@+1 {{tcgen05.commit uses cta_group::1 but this kernel already uses cta_group::2: all tcgen05 instructions of a kernel use the same cta_group}}
   tcgen05.commit %bar : !llvm.ptr<3>
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
   %tile = tcgen05.tile_load %acc [0, 0] [128, 64] : !acc -> vector<64xf32>
@@ -25,7 +25,7 @@ func.func @mixed(%desc: i64) attributes {tcgen05.kernel, tcgen05.reqntid = array
 
 !acc = !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
 llvm.mlir.global internal @done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-// expected-note@+1 {{cta_group::1: the function's 'tcgen05.cta_group'}}
+// expected-note@+1 {{cta_group::1 is used here}}
 func.func @marked_otherwise(%desc: i64) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>, tcgen05.cta_group = 1 : i32} {
   %c0_i32 = arith.constant 0 : i32
   %false = arith.constant false
@@ -33,7 +33,7 @@ func.func @marked_otherwise(%desc: i64) attributes {tcgen05.kernel, tcgen05.reqn
   %bar = llvm.mlir.addressof @done : !llvm.ptr<3>
   %d = tcgen05.buffer_address %acc [0, 0] : !acc
   %idesc = tcgen05.instr_desc f16 m 256 n 64 a f16 b f16 d f32
-  // expected-error@+1 {{this op uses cta_group::2, but @marked_otherwise uses cta_group::1}}
+  // expected-error@+1 {{tcgen05.mma uses cta_group::2 but this kernel already uses cta_group::1}}
   tcgen05.mma f16 %d, %desc, %desc, %idesc, %false cta_group(2) : i64
   tcgen05.commit %bar cta_group(2) : !llvm.ptr<3>
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
