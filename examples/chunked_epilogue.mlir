@@ -1,12 +1,15 @@
 // An epilogue loop: each warp fills its lane quarter of a 128x256 i32 tile (one 32x32b.x32 store
 // per 32-column chunk), then reads the tile back chunk by chunk in an scf.for loop and adds the
-// chunks up. Written without waits or fences; `tmem-opt -p tmem-pipeline` inserts them, keeping
-// them out of the loop bodies where the ISA allows.
+// chunks up. The tile is a declared buffer whose chunks the loops address at run time (its
+// tcgen05.buffer_address + the warp's lane quarter + 32 columns per chunk). Written without waits
+// or fences; `tmem-opt -p tmem-pipeline` allocates the tile (tmem-plan-columns: 256 columns, the
+// wait::st between the loops and the wait::ld the dealloc needs) and inserts the rest, keeping
+// them out of the loop bodies where the ISA allows. examples/racy/chunked_epilogue.mlir is the
+// same kernel allocated by hand and run without waits (the races of docs/pictures.md).
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+!tile = !tcgen05.tmem<128x256xi32, S[(128, 256) : (1@TLane, 1@TCol)]>
 
 func.func @chunked_epilogue(%out: memref<4096xi32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
-  %c0_i32 = arith.constant 0 : i32
   %c3_i32 = arith.constant 3 : i32
   %c5_i32 = arith.constant 5 : i32
   %c21_i32 = arith.constant 21 : i32
@@ -17,14 +20,8 @@ func.func @chunked_epilogue(%out: memref<4096xi32>) attributes {tcgen05.kernel, 
   %c32 = arith.constant 32 : index
   %tid = nvvm.read.ptx.sreg.tid.x : i32
   %warp = arith.shrui %tid, %c5_i32 : i32
-  %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 256 : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit
-  }
-  nvvm.barrier
-  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %tile = tcgen05.buffer : !tile
+  %base = tcgen05.buffer_address %tile [0, 0] : !tile
   %quarter = arith.andi %warp, %c3_i32 : i32
   %lane_base = arith.shli %quarter, %c21_i32 : i32
   %taddr = arith.addi %base, %lane_base : i32
@@ -49,9 +46,5 @@ func.func @chunked_epilogue(%out: memref<4096xi32>) attributes {tcgen05.kernel, 
   %t = arith.index_cast %tid : i32 to index
   %first = arith.muli %t, %c32 : index
   vector.store %sum, %out[%first] : memref<4096xi32>, vector<32xi32>
-  nvvm.barrier
-  scf.if %is_warp0 {
-    tcgen05.dealloc %base, 256
-  }
   func.return
 }

@@ -13,18 +13,21 @@
 //      (isa.pair_scale_factor_rows); fence.proxy.async;
 //   3. thread 0 of each CTA initializes its mbarrier; a cluster barrier (both CTAs running,
 //      operands and mbarriers ready);
-//   4. warp 0 of each CTA allocates 512 columns with cta_group::2: D in 0-255, scale_A in
-//      256-259, scale_B in 260-267, in both CTAs;
+//   4. TMEM is declared by buffer, as in gemm_mxf8f6f4_tile.mlir: D (128 lanes x 256 columns of
+//      each CTA), scale_A (4 columns) and scale_B (8 columns: two tiles); tmem-plan-columns sees
+//      the cta_group::2 ops and writes the pair's allocation after that cluster barrier: warp 0
+//      of each CTA allocates 512 columns with cta_group::2 (the buffers' 268, the same columns
+//      in both CTAs: D in 0-255, scale_A and scale_B after it);
 //   5. one elected thread of the leader (rank 0) copies the scale tiles with cta_group::2
 //      tcgen05.cp.32x128b.warpx4 (each CTA's shared memory -> its own TMEM, duplicated into the
 //      four lane partitions), issues 4 M = 256 cta_group::2 mma k-steps of K = 32 (scale-factor
 //      IDs k) and commits with the multicast mask 0b11;
 //   6. each CTA waits for phase 0 of its mbarrier, reads its half of D and stores its rows of C;
-//   7. a cluster barrier, then the pair deallocates.
+//   7. after the last read of D the pass writes a fenced cluster barrier, then the pair
+//      deallocates. tests/data/gemm_mxf8f6f4_pair_tile_hand.mlir allocates by hand.
 // `tmem-run examples/gemm_mxf8f6f4_pair_tile.mlir --cta-pair --arg ...` runs it;
 // tests/test_block_scaled_pair.py compares C with numpy and assembles it with ptxas.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @mma_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i32>
 llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i32>
@@ -46,9 +49,6 @@ func.func @gemm_mxf8f6f4_pair_tile(%a: memref<8192xi32>, %b: memref<8192xi32>, %
   %c64_i32 = arith.constant 64 : i32
   %c96_i32 = arith.constant 96 : i32
   %c512_i32 = arith.constant 512 : i32
-  %sfa_col = arith.constant 256 : i32
-  %sfb_col = arith.constant 260 : i32
-  %sfb_col2 = arith.constant 264 : i32
   %both_ctas = arith.constant 3 : i16
   %tid = nvvm.read.ptx.sreg.tid.x : i32
   %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
@@ -104,7 +104,6 @@ func.func @gemm_mxf8f6f4_pair_tile(%a: memref<8192xi32>, %b: memref<8192xi32>, %
   tcgen05.fence_proxy_async
 
   // 3. the mbarrier the leader's commit arrives on, in each CTA; both CTAs ready
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
   %bar = llvm.mlir.addressof @mma_done : !llvm.ptr<3>
   scf.if %is_thread0 {
     tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
@@ -113,18 +112,14 @@ func.func @gemm_mxf8f6f4_pair_tile(%a: memref<8192xi32>, %b: memref<8192xi32>, %
   nvvm.cluster.arrive aligned
   nvvm.cluster.wait aligned
 
-  // 4. the pair's TMEM: 512 columns in each CTA
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 512 cta_group(2) : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit cta_group(2)
-  }
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
-  %t_sfa = arith.addi %d, %sfa_col : i32
-  %t_sfb = arith.addi %d, %sfb_col : i32
-  %t_sfb2 = arith.addi %d, %sfb_col2 : i32
+  // 4. the pair's TMEM buffers, the same columns in each CTA (placed by tmem-plan-columns)
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %sf_a = tcgen05.buffer : !tcgen05.tmem<128x4xi32, S[(128, 4) : (1@TLane, 1@TCol)]>
+  %sf_b = tcgen05.buffer : !tcgen05.tmem<128x8xi32, S[(128, 8) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %t_sfa = tcgen05.buffer_address %sf_a [0, 0] : !tcgen05.tmem<128x4xi32, S[(128, 4) : (1@TLane, 1@TCol)]>
+  %t_sfb = tcgen05.buffer_address %sf_b [0, 0] : !tcgen05.tmem<128x8xi32, S[(128, 8) : (1@TLane, 1@TCol)]>
+  %t_sfb2 = tcgen05.buffer_address %sf_b [0, 4] : !tcgen05.tmem<128x8xi32, S[(128, 8) : (1@TLane, 1@TCol)]>
 
   // 5. the leader copies the scale factors and issues the pair's MMAs: M = 256, N = 256, K = 4 x 32
   %idesc0 = tcgen05.instr_desc mxf8f6f4 m 256 n 256 a e4m3 b e4m3 scale ue8m0
@@ -169,19 +164,9 @@ func.func @gemm_mxf8f6f4_pair_tile(%a: memref<8192xi32>, %b: memref<8192xi32>, %
   // 6. each CTA waits on its own mbarrier, reads its half of D, stores its rows of C
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
   tcgen05.fence after_thread_sync
-  %acc = tcgen05.decl_buffer %d : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
   %tile = tcgen05.tile_load %acc [0, 0] [128, 256] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]> -> vector<256xf32>
   tcgen05.wait load
   %first = arith.muli %global_row, %c256 : index
   vector.store %tile, %c[%first] : memref<65536xf32>, vector<256xf32>
-
-  // 7. the pair deallocates while both CTAs run
-  tcgen05.fence before_thread_sync
-  nvvm.cluster.arrive aligned
-  nvvm.cluster.wait aligned
-  scf.if %is_warp0 {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 512 cta_group(2)
-  }
   func.return
 }

@@ -7,10 +7,12 @@
 //      generic-proxy writes visible to the async proxy;
 //   2. thread 0 of each CTA initializes its mbarrier (fence.mbarrier_init.release.cluster: the
 //      leader's commit arrives on it from the other CTA);
-//   3. a cluster barrier: the peer CTA must be running before the pair allocates, and it orders
-//      each CTA's operands and mbarrier before the leader's mma and commit read or arrive on them;
-//   4. warp 0 of each CTA allocates 256 columns with cta_group::2 (the pair's allocation: the same
-//      columns in both CTAs' TMEM);
+//   3. a cluster barrier: it orders each CTA's operands and mbarrier before the leader's mma and
+//      commit read or arrive on them;
+//   4. the accumulator is a declared buffer (128 lanes x 256 columns in each CTA): tmem-plan-columns
+//      sees the cta_group::2 mmas and writes the pair's allocation right after that cluster barrier
+//      (the peer CTA must be running): warp 0 of each CTA allocates 256 columns with cta_group::2
+//      (the same columns in both CTAs' TMEM), relinquishes, and publishes the address;
 //   5. one elected thread of the leader CTA (rank 0) issues 4 M = 256 cta_group::2 mma k-steps:
 //      the tensor core reads A's 128 rows and B's 128 rows from each CTA's shared memory at the
 //      same descriptor addresses, and writes D's rows 128r .. into CTA r's TMEM lanes 0..127
@@ -18,13 +20,13 @@
 //      so the commit arrives on the mbarrier of both CTAs;
 //   6. every thread of both CTAs waits for phase 0 of its CTA's mbarrier, then each CTA's
 //      warpgroup reads its 128-row half of D (tile_load) and stores rows 128r .. of C;
-//   7. a cluster barrier (the peer must still be running, every read of D done), then the pair
-//      deallocates.
+//   7. after the last read of D the pass writes a fenced cluster barrier (the peer must still be
+//      running, every read of D in both CTAs done), then the pair deallocates.
+// tests/data/gemm_pair_tile_hand.mlir is this kernel with the allocation written by hand.
 // `tmem-run examples/gemm_pair_tile.mlir --cta-pair --arg ...` runs it (the kernel declares its
 // cluster: cluster_dim 2); tests/test_gemm_pair_tile.py compares C with numpy, and
-// `tmem-opt examples/gemm_pair_tile.mlir -p tmem-assign-lanes -t ptx --ptxas-check` assembles it.
+// `tmem-opt examples/gemm_pair_tile.mlir -p tmem-pipeline -t ptx --ptxas-check` assembles it.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @mma_done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x f16>
 llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x f16>
@@ -79,7 +81,6 @@ func.func @gemm_pair_tile(%a: memref<16384xf16>, %b: memref<16384xf16>, %c: memr
   tcgen05.fence_proxy_async
 
   // 2. the mbarrier the leader's commit arrives on, in each CTA
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
   %bar = llvm.mlir.addressof @mma_done : !llvm.ptr<3>
   scf.if %is_thread0 {
     tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
@@ -90,15 +91,9 @@ func.func @gemm_pair_tile(%a: memref<16384xf16>, %b: memref<16384xf16>, %c: memr
   nvvm.cluster.arrive aligned
   nvvm.cluster.wait aligned
 
-  // 4. the pair's TMEM: 256 columns in each CTA
-  scf.if %is_warp0 {
-    tcgen05.alloc %slot, 256 cta_group(2) : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit cta_group(2)
-  }
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
+  // 4. the pair's accumulator: 128 lanes x 256 columns of each CTA's TMEM (allocated by the pass)
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
 
   // 5. the leader issues the pair's MMAs: M = 256 (128 per CTA), N = 256, K = 4 x 16
   %idesc = tcgen05.instr_desc f16 m 256 n 256 a f16 b f16 d f32
@@ -123,19 +118,9 @@ func.func @gemm_pair_tile(%a: memref<16384xf16>, %b: memref<16384xf16>, %c: memr
   // 6. each CTA waits for the MMAs on its own mbarrier, reads its half of D, stores its rows of C
   tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
   tcgen05.fence after_thread_sync
-  %acc = tcgen05.decl_buffer %d : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]>
   %tile = tcgen05.tile_load %acc [0, 0] [128, 256] : !tcgen05.tmem<128x256xf32, S[(128, 256) : (1@TLane, 1@TCol)]> -> vector<256xf32>
   tcgen05.wait load
   %first = arith.muli %global_row, %c256 : index
   vector.store %tile, %c[%first] : memref<65536xf32>, vector<256xf32>
-
-  // 7. the pair deallocates while both CTAs run
-  tcgen05.fence before_thread_sync
-  nvvm.cluster.arrive aligned
-  nvvm.cluster.wait aligned
-  scf.if %is_warp0 {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 256 cta_group(2)
-  }
   func.return
 }

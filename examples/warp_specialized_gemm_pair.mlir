@@ -12,18 +12,21 @@
 //     acc_empty[t % 2] and smem_full[t % 2], issues 4 M = 256 cta_group::2 mma k-steps (A and B
 //     from both CTAs' SMEM, D's halves into both CTAs' TMEM columns 32 (t % 2) .. +31), then
 //     commits with the multicast mask 0b11 to smem_empty[t % 2] (both loaders may refill) and
-//     acc_full[t % 2] (both epilogues may read); in the peer CTA warp 1 only takes its half of
-//     the pair's TMEM allocation;
+//     acc_full[t % 2] (both epilogues may read);
 //   warps 2-5 (epilogue warpgroup), in both CTAs: wait on their CTA's acc_full[t % 2], read their
 //     lane quarter of their CTA's half of the accumulator stage, wait::ld, and release it on the
 //     leader's acc_empty[t % 2] (256 arrivals: both CTAs' epilogues; the peer's are remote arrives
 //     through mapa), then store C's tile.
-// Cluster barriers: before the pair allocation (the peer running; every mbarrier init visible to
-// the other CTA) and before the pair deallocation. `tmem-run examples/warp_specialized_gemm_pair.mlir
-// --cta-pair --arg ...` runs it; tests/test_warp_specialized_gemm_pair.py compares C with numpy.
-// `tmem-opt examples/warp_specialized_gemm_pair.mlir -t ptx --ptxas-check` assembles it.
+// TMEM is one tcgen05.buffer of 128 lanes x 64 columns in each CTA, the two accumulator stages
+// side by side; tmem-plan-columns sees the cta_group::2 mmas and writes the pair's allocation:
+// warp 0 of each CTA allocates 64 columns with cta_group::2 right after the kernel's cluster
+// barrier (the peer running; every mbarrier init visible to the other CTA), and after the
+// epilogue a fenced cluster barrier (no CTA exits while the other still signals it) comes before
+// the pair deallocation. tests/data/warp_specialized_gemm_pair_hand.mlir allocates by hand.
+// `tmem-run examples/warp_specialized_gemm_pair.mlir --cta-pair --arg ...` runs it;
+// tests/test_warp_specialized_gemm_pair.py compares C with numpy.
+// `tmem-opt examples/warp_specialized_gemm_pair.mlir -p tmem-plan-columns,tmem-assign-lanes -t ptx --ptxas-check` assembles it.
 
-llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @smem_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 llvm.mlir.global internal @smem_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 llvm.mlir.global internal @acc_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
@@ -62,7 +65,6 @@ func.func @warp_specialized_gemm_pair(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a
   %is_mma = arith.cmpi eq, %warp, %c1_i32 : i32
   %is_thread0 = arith.cmpi eq, %tid, %c0_i32 : i32
   %is_leader = arith.cmpi eq, %rank, %c0_i32 : i32
-  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
   %smem_full = llvm.mlir.addressof @smem_full : !llvm.ptr<3>
   %smem_empty = llvm.mlir.addressof @smem_empty : !llvm.ptr<3>
   %acc_full = llvm.mlir.addressof @acc_full : !llvm.ptr<3>
@@ -72,7 +74,8 @@ func.func @warp_specialized_gemm_pair(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a
 
   // Thread 0 of each CTA sets up its rings (the leader's full and acc_empty barriers are the ones
   // used; acc_empty counts the epilogue threads of both CTAs); the cluster barrier makes the inits
-  // visible to the other CTA and has the peer running before the pair allocates.
+  // visible to the other CTA and has the peer running before the pair allocates (tmem-plan-columns
+  // writes the allocation after it).
   scf.if %is_thread0 {
     %smem_full1 = llvm.getelementptr %smem_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
     %smem_empty1 = llvm.getelementptr %smem_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
@@ -91,15 +94,9 @@ func.func @warp_specialized_gemm_pair(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a
   nvvm.cluster.arrive aligned
   nvvm.cluster.wait aligned
 
-  // Warp 1 of each CTA takes its half of the pair's two accumulator stages (2 x 32 columns).
-  scf.if %is_mma {
-    tcgen05.alloc %slot, 64 cta_group(2) : !llvm.ptr<3>
-    tcgen05.relinquish_alloc_permit cta_group(2)
-  }
-  tcgen05.fence before_thread_sync
-  nvvm.barrier
-  tcgen05.fence after_thread_sync
-  %d = llvm.load %slot : !llvm.ptr<3> -> i32
+  // The pair's two accumulator stages (2 x 32 columns of each CTA's TMEM).
+  %acc = tcgen05.buffer : !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
+  %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
 
   scf.if %is_loader {
     // Warp 0 of each CTA, one elected thread: this CTA's 128 rows of A (one 64 x 128 box) and 16
@@ -216,15 +213,6 @@ func.func @warp_specialized_gemm_pair(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a
       %first = arith.addi %c_row, %tile_col : index
       vector.store %values, %c[%first] : memref<32768xf32>, vector<32xf32>
     }
-  }
-
-  // The pair deallocates while both CTAs run (and no CTA exits while the other still signals it).
-  tcgen05.fence before_thread_sync
-  nvvm.cluster.arrive aligned
-  nvvm.cluster.wait aligned
-  scf.if %is_mma {
-    tcgen05.fence after_thread_sync
-    tcgen05.dealloc %d, 64 cta_group(2)
   }
   func.return
 }

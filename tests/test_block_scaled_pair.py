@@ -3,7 +3,9 @@
 examples/gemm_mxf8f6f4_pair_tile.mlir: each CTA holds 128 rows of A and of B, the scale_A of its
 own rows and scale_B of all 256 columns; the leader copies the scale tiles into both CTAs' TMEM
 (cta_group::2 tcgen05.cp) and issues M = 256 mmas. The reference decodes e4m3, e2m1, ue8m0 and
-ue4m3 here (OCP MX v1.0; PTX ISA 9.7.16.10.7 "Block Scaling"), not through tmem_dialect.
+ue4m3 here (OCP MX v1.0; PTX ISA 9.7.16.10.7 "Block Scaling"), not through tmem_dialect. The
+example declares its TMEM and tmem-plan-columns writes the pair's allocation;
+tests/data/gemm_mxf8f6f4_pair_tile_hand.mlir is the same kernel allocated by hand.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from tmem_dialect.passes.verify import verify_findings
 
 PATH = Path(__file__).parent.parent / "examples" / "gemm_mxf8f6f4_pair_tile.mlir"
 EXAMPLE = PATH.read_text()
+HAND = (Path(__file__).parent / "data" / "gemm_mxf8f6f4_pair_tile_hand.mlir").read_text()
 PTXAS = find_ptxas()
-TO_NVVM = "tmem-assign-lanes,convert-tcgen05-to-nvvm"
+TO_NVVM = "tmem-plan-columns,tmem-assign-lanes,convert-tcgen05-to-nvvm"
 M = N = 256
 K, BLOCK = 128, 32
 
@@ -88,7 +91,7 @@ def _module(text: str, level: str):
     if level == "nvvm":
         module = apply_pipeline(module, TO_NVVM)
     elif level == "lanes":
-        module = apply_pipeline(module, "tmem-assign-lanes")
+        module = apply_pipeline(module, "tmem-plan-columns,tmem-assign-lanes")
     return module
 
 
@@ -102,11 +105,12 @@ def _errors(res) -> list:
     return [d for d in res.diagnostics if d.severity is not Severity.NOTE]
 
 
+@pytest.mark.parametrize("text", [EXAMPLE, HAND], ids=["planned", "hand"])
 @pytest.mark.parametrize("level", ["tcgen05", "nvvm"])
 @pytest.mark.parametrize("schedule,seed", [("round-robin", 0), ("reverse", 1), ("random:5", 2)])
-def test_the_pair_computes_the_block_scaled_product(level, schedule, seed):
+def test_the_pair_computes_the_block_scaled_product(level, schedule, seed, text):
     a, b, sfa, sfb = operands(seed)
-    res = _run(EXAMPLE, level, a, b, sfa, sfb, schedule=schedule)
+    res = _run(text, level, a, b, sfa, sfb, schedule=schedule)
     assert _errors(res) == [], res.render()
     np.testing.assert_array_equal(res.args[4].reshape(M, N), reference(a, b, sfa, sfb))
 
@@ -148,9 +152,10 @@ def test_a_missing_scale_copy_in_the_peer_is_read_as_it_is():
     np.testing.assert_array_equal(c, reference(a, b, np.zeros_like(sfa), sfb))
 
 
+@pytest.mark.parametrize("text", [EXAMPLE, HAND], ids=["planned", "hand"])
 @pytest.mark.parametrize("level", ["lanes", "nvvm"])
-def test_tmem_verify_proves_it(level: str):
-    assert verify_findings(_module(EXAMPLE, level), Options()) == []
+def test_tmem_verify_proves_it(level: str, text: str):
+    assert verify_findings(_module(text, level), Options()) == []
 
 
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found ($PTXAS, PATH or nvidia-cuda-nvcc wheel)")

@@ -1,7 +1,9 @@
 """Static and dynamic agree on the warp-specialized GEMMs: every synchronization op dropped in turn.
 
 The mutants of examples/warp_specialized_gemm.mlir (one CTA) and warp_specialized_gemm_pair.mlir
-(a cluster of 2): each drops one op that orders the kernel (an mbarrier wait, arrive, expect_tx
+(a cluster of 2), which declare their TMEM (tmem-plan-columns writes the allocation), and of the
+pair allocated by hand (tests/data/warp_specialized_gemm_pair_hand.mlir: the mutants then drop
+the fences and cluster barriers of the pair's alloc and dealloc too): each drops one op that orders the kernel (an mbarrier wait, arrive, expect_tx
 or init fence, a tcgen05.commit, wait::ld/st, fence, barrier), so tmem-verify and the interpreter
 judge the same broken protocol:
 - an error of tmem-verify shows in a run (under one of the schedules);
@@ -12,6 +14,8 @@ judge the same broken protocol:
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 import test_warp_specialized_gemm as single
@@ -38,7 +42,8 @@ FAMILY = {FindingKind.USE_AFTER_FREE: FindingKind.DEALLOC_OUTSTANDING,
           FindingKind.UNINITIALIZED_READ: FindingKind.SHARED_RACE}
 HANG = frozenset({FindingKind.DEADLOCK})
 
-KERNELS = {"single": single, "pair": pair}
+KERNELS = {"single": single, "pair": pair,
+           "pair_hand": SimpleNamespace(EXAMPLE=pair.HAND, _module=pair._module, _run=pair._run)}
 
 
 def _droppable(module) -> list:
@@ -59,7 +64,7 @@ def _mutant(name: str, index: int) -> tuple[str, str]:
 
 
 def _run(name: str, text: str, schedule: str):
-    if name == "pair":
+    if name in ("pair", "pair_hand"):
         return pair._run(text, schedule=schedule)[-1]
     return single._run(text, schedule=schedule)[-1]
 
@@ -97,7 +102,7 @@ def _baseline(name: str) -> set[str]:
     return _BASELINE[name]
 
 
-@pytest.mark.parametrize(("name", "index"), _mutants("single") + _mutants("pair"))
+@pytest.mark.parametrize(("name", "index"), _mutants("single") + _mutants("pair") + _mutants("pair_hand"))
 def test_both_tools_judge_the_dropped_op_alike(name: str, index: int):
     what, text = _mutant(name, index)
     dynamic = _dynamic(name, text)

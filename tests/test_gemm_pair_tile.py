@@ -2,7 +2,9 @@
 
 examples/gemm_pair_tile.mlir: a cluster of 2 CTAs, each holding 128 rows of A and of B in its
 shared memory; the leader CTA issues M = 256 cta_group::2 mmas and commits with multicast to both
-CTAs' mbarriers; each CTA reads its 128-row half of D from its own TMEM.
+CTAs' mbarriers; each CTA reads its 128-row half of D from its own TMEM. The example declares its
+accumulator and tmem-plan-columns writes the pair's allocation; the bug classes of the allocation
+protocol are edits of tests/data/gemm_pair_tile_hand.mlir, the same kernel allocated by hand.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from tmem_dialect.tools.run import TmemRun
 
 PATH = Path(__file__).parent.parent / "examples" / "gemm_pair_tile.mlir"
 EXAMPLE = PATH.read_text()
+HAND = (Path(__file__).parent / "data" / "gemm_pair_tile_hand.mlir").read_text()
 IREE_OPT = shutil.which("iree-opt")
 PTXAS = find_ptxas()
 # The tile ops become per-warp tcgen05.ld first: what the NVVM level and the PTX take.
-TO_NVVM = "tmem-assign-lanes,convert-tcgen05-to-nvvm"
+TO_NVVM = "tmem-plan-columns,tmem-assign-lanes,convert-tcgen05-to-nvvm"
 
 
 def _module(text: str, level: str):
@@ -41,7 +44,7 @@ def _module(text: str, level: str):
     if level == "nvvm":
         module = apply_pipeline(module, TO_NVVM)
     elif level == "lanes":
-        module = apply_pipeline(module, "tmem-assign-lanes")
+        module = apply_pipeline(module, "tmem-plan-columns,tmem-assign-lanes")
     return module
 
 
@@ -70,10 +73,11 @@ def _errors(res) -> list:
     return [d for d in res.diagnostics if d.severity is not Severity.NOTE]
 
 
+@pytest.mark.parametrize("text", [EXAMPLE, HAND], ids=["planned", "hand"])
 @pytest.mark.parametrize("level", ["tcgen05", "nvvm"])
 @pytest.mark.parametrize("schedule", ["round-robin", "reverse", "random:5"])
-def test_the_pair_computes_a_times_b_transposed(schedule: str, level: str):
-    a, b, res = _run(EXAMPLE, level, schedule=schedule)
+def test_the_pair_computes_a_times_b_transposed(schedule: str, level: str, text: str):
+    a, b, res = _run(text, level, schedule=schedule)
     assert _errors(res) == [], res.render()
     c = res.args[2].reshape(256, 256)
     np.testing.assert_allclose(c, _reference(a, b), rtol=1e-5, atol=1e-4)
@@ -111,9 +115,34 @@ def test_tmem_run_cta_pair_on_the_command_line(capsys):
                                rtol=1e-5)
 
 
+@pytest.mark.parametrize("text", [EXAMPLE, HAND], ids=["planned", "hand"])
 @pytest.mark.parametrize("level", ["lanes", "nvvm"])
-def test_tmem_verify_proves_it(level: str):
-    assert verify_findings(_module(EXAMPLE, level), Options()) == []
+def test_tmem_verify_proves_it(level: str, text: str):
+    assert verify_findings(_module(text, level), Options()) == []
+
+
+def test_the_planner_writes_the_pair_allocation():
+    """cta_group::2 mmas: the pair's alloc, relinquish and dealloc, right after the kernel's cluster
+    barrier (no second one), and a fenced cluster barrier before the dealloc."""
+    from xdsl.dialects import scf
+
+    function = next(o for o in _module(EXAMPLE, "lanes").ops if o.name == "func.func")
+    ops = list(function.body.block.ops)
+    names = [o.name for o in ops]
+    assert names.count("nvvm.cluster.arrive") == 2 and names.count("nvvm.cluster.wait") == 2
+    alloc = next(i for i, o in enumerate(ops) if isinstance(o, scf.IfOp) and
+                 any(n.name == "tcgen05.alloc" for n in o.walk()))
+    assert names[alloc - 2 : alloc] == ["nvvm.cluster.wait", "llvm.mlir.addressof"]  # the slot
+    lifecycle = [n for o in ops for n in o.walk() if n.name in ("tcgen05.alloc", "tcgen05.dealloc",
+                                                              "tcgen05.relinquish_alloc_permit")]
+    assert [(n.name, n.cta_group_value) for n in lifecycle] == [
+        ("tcgen05.alloc", 2), ("tcgen05.relinquish_alloc_permit", 2), ("tcgen05.dealloc", 2)]
+    assert lifecycle[0].ncols.value.data == 256
+    dealloc = next(i for i, o in enumerate(ops) if isinstance(o, scf.IfOp) and
+                   any(n.name == "tcgen05.dealloc" for n in o.walk()))
+    assert names[dealloc - 4 : dealloc] == ["tcgen05.fence", "nvvm.cluster.arrive", "nvvm.cluster.wait",
+                                            "tcgen05.fence"]
+    assert "tcgen05.tile_load" not in names[dealloc:]
 
 
 # The two pair bug classes of issue 11 on this kernel (tests/filecheck/interpreter/pair_bug_classes.mlir
@@ -130,7 +159,7 @@ PEER_EXITS_BEFORE_DEALLOC = ("  scf.if %is_warp0 {\n    tcgen05.fence after_thre
     (PEER_EXITS_BEFORE_DEALLOC, FindingKind.PEER_EXITED, {FindingKind.PEER_MISMATCH, FindingKind.LEAK}),
 ], ids=["cluster-barrier-missing-before-pair-alloc", "peer-exits-before-pair-dealloc"])
 def test_pair_bug_classes_in_both_tools(bug, dynamic: FindingKind, static: set, level: str):
-    text = _variant(*bug)
+    text = _variant(*bug, text=HAND)
     _, _, res = _run(text, "nvvm" if level == "nvvm" else "tcgen05")
     assert dynamic in res.kinds(), res.render()
     errors = {k for k, d in verify_findings(_module(text, level), Options()) if d.severity is Severity.ERROR}
@@ -195,7 +224,7 @@ def test_reading_d_without_the_mbarrier_wait_in_both_ctas(level: str):
 def test_the_peer_ctas_operands_need_its_proxy_fence():
     """The leader's mma reads the peer CTA's shared memory: the peer's st.shared needs the peer's
     fence.proxy.async, ordered before the mma by the cluster barrier."""
-    leader_fences = _variant(FENCE, "  scf.if %is_leader {\n    tcgen05.fence_proxy_async\n  }\n")
+    leader_fences = _variant(FENCE, "  scf.if %is_leader {\n    tcgen05.fence_proxy_async\n  }\n", HAND)
     _, _, res = _run(leader_fences)
     assert res.kinds() == {FindingKind.MISSING_PROXY_FENCE}, res.render()
     assert all("which warp 4 wrote" in d.message and "no fence.proxy.async of warp 4" in d.message
@@ -211,7 +240,7 @@ def test_the_peer_ctas_operands_need_its_proxy_fence():
 def test_mixed_cta_group_in_the_pair_is_an_error():
     """All tcgen05 ops of a kernel use one cta_group: a cta_group::1 mma on the pair's allocation."""
     text = _variant("tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate cta_group(2) : i64",
-                    "tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate : i64")
+                    "tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate : i64", HAND)
     _, _, res = _run(_variant("m 256 n 256", "m 128 n 256", text))  # an M legal for cta_group::1
     assert res.kinds() == {FindingKind.CTA_GROUP_MISMATCH}, res.render()
     assert "cta_group::2 is used here" in res.render()

@@ -46,11 +46,7 @@ LOWERING = "convert-tcgen05-to-nvvm"
 PIPELINE = f"tmem-pipeline,{LOWERING}"
 # Examples whose protocol tmem-verify cannot prove yet take the pipeline without it (what it lacks,
 # and its findings on them, are in the example's own test, an xfail naming the missing rules).
-UNPROVEN = {
-    # the static engine counts only this CTA's arrivals and not remote arrives through mapa
-    # (tests/test_warp_specialized_gemm_pair.py::test_tmem_verify_proves_the_pair_rings)
-    "warp_specialized_gemm_pair": "tmem-plan-columns,tmem-assign-lanes,tmem-insert-waits",
-}
+UNPROVEN: dict[str, str] = {}  # none today: the pair rings are proven (its remote arrives too)
 
 
 def pipeline(example: Path, lowering: bool = True) -> str:

@@ -42,7 +42,7 @@ def record(path: Path, at: str | None = None, **kwargs) -> tuple[MapRecorder, ob
 
 
 def chunked():
-    return record(EXAMPLES / "chunked_epilogue.mlir", args=[np.zeros(4096, np.int32)])
+    return record(EXAMPLES / "racy" / "chunked_epilogue.mlir", args=[np.zeros(4096, np.int32)])
 
 
 # ---- the data model, against the interpreter --------------------------------------------------
@@ -84,7 +84,7 @@ def test_snapshot_writer_matches_the_interpreters_own_writer_array() -> None:
 
         machine.observer = observe
 
-    path = EXAMPLES / "chunked_epilogue.mlir"
+    path = EXAMPLES / "racy" / "chunked_epilogue.mlir"
     run_kernel(path.read_text(), filename=str(path), args=[np.zeros(4096, np.int32)], on_machine=attach)
     tmem = recorder.result()
     assert len(seen) == 32  # 8 iterations x 4 warps
@@ -198,7 +198,7 @@ def test_map_at_errors() -> None:
 
 
 def chunked_at(at: str):
-    recorder, _ = record(EXAMPLES / "chunked_epilogue.mlir", at=at, args=[np.zeros(4096, np.int32)])
+    recorder, _ = record(EXAMPLES / "racy" / "chunked_epilogue.mlir", at=at, args=[np.zeros(4096, np.int32)])
     return recorder.result()
 
 
@@ -208,7 +208,7 @@ def test_missing_matplotlib_is_a_one_line_error_naming_the_extra(monkeypatch, tm
         require_matplotlib()
     out = tmp_path / "x.svg"
     for ran in (tool("tmem_dialect.tools.draw", "fragment", "32x32b.x1", "-o", str(out)),
-                tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--map", str(out))):
+                tool("tmem_dialect.tools.run", "examples/racy/chunked_epilogue.mlir", "--map", str(out))):
         assert ran.returncode == 1 and ran.stdout == ""
         assert ran.stderr.count("\n") == 1 and "pictures need matplotlib" in ran.stderr
         assert INSTALL_HINT in ran.stderr
@@ -471,30 +471,30 @@ def tool(module: str, *args: str) -> Ran:
 def test_tmem_run_map_writes_svg_and_png(tmp_path) -> None:
     for name in ("map.svg", "map.png"):
         out = tmp_path / name
-        p = tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--arg", "i32:4096", "--map", str(out),
-                 "--map-at", "examples/chunked_epilogue.mlir:45")
+        p = tool("tmem_dialect.tools.run", "examples/racy/chunked_epilogue.mlir", "--arg", "i32:4096", "--map", str(out),
+                 "--map-at", "examples/racy/chunked_epilogue.mlir:45")
         assert p.returncode == 1, p.stderr  # the kernel has findings (no waits); the map is still drawn
         assert out.exists() and out.stat().st_size > 1000
     svg = (tmp_path / "map.svg").read_text()
-    assert "after tcgen05.ld at examples/chunked_epilogue.mlir:45:5 (its last execution" in svg
+    assert "after tcgen05.ld at examples/racy/chunked_epilogue.mlir:45:5 (its last execution" in svg
     assert (tmp_path / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @needs_matplotlib
 def test_tmem_run_map_errors_are_one_line(tmp_path) -> None:
     out = tmp_path / "map.pdf"
-    p = tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--arg", "i32:4096", "--map", str(out))
+    p = tool("tmem_dialect.tools.run", "examples/racy/chunked_epilogue.mlir", "--arg", "i32:4096", "--map", str(out))
     assert p.returncode == 1 and "name it .svg or .png" in p.stderr and p.stdout == "" and not out.exists()
     out = tmp_path / "map.svg"
-    p = tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--arg", "i32:4096", "--map", str(out),
+    p = tool("tmem_dialect.tools.run", "examples/racy/chunked_epilogue.mlir", "--arg", "i32:4096", "--map", str(out),
              "--map-at", "7")
     assert p.returncode == 1 and not out.exists()
     assert "tmem-run: error: cannot write the TMEM map" in p.stderr and "no op at line 7" in p.stderr
-    p = tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--arg", "i32:4096", "--map",
+    p = tool("tmem_dialect.tools.run", "examples/racy/chunked_epilogue.mlir", "--arg", "i32:4096", "--map",
              str(tmp_path / "missing" / "map.svg"))
     assert p.returncode == 1
     assert p.stderr.endswith("map.svg': No such file or directory\n") and ".tmem-picture" not in p.stderr
-    p = tool("tmem_dialect.tools.run", "examples/chunked_epilogue.mlir", "--map-at", "45")
+    p = tool("tmem_dialect.tools.run", "examples/racy/chunked_epilogue.mlir", "--map-at", "45")
     assert p.returncode == 1 and "--map-at and --map-columns need --map" in p.stderr
     assert list(tmp_path.iterdir()) == []  # never a partial file
 
@@ -514,7 +514,7 @@ def test_tmem_draw_commands(tmp_path) -> None:
     p = tool("tmem_dialect.tools.draw", "plan", "examples/accumulator_readout.mlir", "-o", str(svg),
              "--regs-per-message", "32")
     assert sum(1 for f, _ in patches(svg.read_text(), "msg") if f["form"] == "32x32b.x32") == 2 * 4 * 8
-    p = tool("tmem_dialect.tools.draw", "plan", "examples/chunked_epilogue.mlir", "-o", str(tmp_path / "none.svg"))
+    p = tool("tmem_dialect.tools.draw", "plan", "examples/racy/chunked_epilogue.mlir", "-o", str(tmp_path / "none.svg"))
     assert p.returncode == 1 and "no tcgen05.tile_load or tcgen05.tile_store" in p.stderr
     assert not (tmp_path / "none.svg").exists()
 

@@ -4,7 +4,9 @@ examples/warp_specialized_gemm_pair.mlir: in each CTA of a pair a TMA warp fills
 bytes of both CTAs complete on the leader's full barrier), the leader's MMA warp issues M = 256
 cta_group::2 mmas and commits with multicast to both CTAs' empty and accumulator-full barriers,
 and each CTA's epilogue warpgroup reads its half of the accumulator and releases the stage on the
-leader's acc_empty barrier (the peer through a remote arrive).
+leader's acc_empty barrier (the peer through a remote arrive). The example declares its
+accumulator ring and tmem-plan-columns writes the pair's allocation;
+tests/data/warp_specialized_gemm_pair_hand.mlir is the same kernel allocated by hand.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tmem_dialect.passes.analysis import Options
 from tmem_dialect.passes.verify import verify_findings
 
 EXAMPLE = (Path(__file__).parent.parent / "examples" / "warp_specialized_gemm_pair.mlir").read_text()
+HAND = (Path(__file__).parent / "data" / "warp_specialized_gemm_pair_hand.mlir").read_text()
 IREE_OPT = shutil.which("iree-opt")
 PTXAS = find_ptxas()
 
@@ -41,7 +44,7 @@ TMAP_B = TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 16), swizzle=
 
 def _module(text: str, nvvm: bool):
     module = parse_module(make_context(), text, "warp_specialized_gemm_pair.mlir")
-    return apply_pipeline(module, "convert-tcgen05-to-nvvm") if nvvm else module
+    return apply_pipeline(module, "tmem-plan-columns,convert-tcgen05-to-nvvm" if nvvm else "tmem-plan-columns")
 
 
 def _run(text: str, nvvm: bool = False, seed: int = 0, **options):
@@ -61,10 +64,11 @@ def _not_notes(res) -> list:
     return [d for d in res.diagnostics if d.severity is not Severity.NOTE]
 
 
+@pytest.mark.parametrize("text", [EXAMPLE, HAND], ids=["planned", "hand"])
 @pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
 @pytest.mark.parametrize("schedule", ["round-robin", "reverse", "random:5"])
-def test_the_pair_computes_a_times_b_transposed(schedule: str, nvvm: bool):
-    a, b, res = _run(EXAMPLE, nvvm, schedule=schedule)
+def test_the_pair_computes_a_times_b_transposed(schedule: str, nvvm: bool, text: str):
+    a, b, res = _run(text, nvvm, schedule=schedule)
     assert _not_notes(res) == [], res.render()
     reference = a.astype(np.float64) @ b.astype(np.float64).T
     np.testing.assert_allclose(res.args[4].reshape(256, 128), reference, rtol=1e-5, atol=1e-4)
@@ -75,13 +79,14 @@ def test_the_pair_computes_a_times_b_transposed(schedule: str, nvvm: bool):
         np.testing.assert_allclose(got, reference[rows, 64:128], rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("text", [EXAMPLE, HAND], ids=["planned", "hand"])
 @pytest.mark.parametrize("nvvm", [False, True], ids=["tcgen05", "nvvm"])
-def test_tmem_verify_proves_the_pair_rings(nvvm: bool):
+def test_tmem_verify_proves_the_pair_rings(nvvm: bool, text: str):
     """Clean, warnings included: the peer's remote arrives on the leader's acc_empty (mapa to
     rank 0, run by both CTAs: 2 x 128 threads, its init count) and the TMA loads completing on the
     leader's full barrier (through mapa) are the rings they are; the wait on acc_empty runs in the
     leader only (under %is_leader)."""
-    findings = verify_findings(_module(EXAMPLE, nvvm), Options())
+    findings = verify_findings(_module(text, nvvm), Options())
     assert [d for _, d in findings if d.severity is not Severity.NOTE] == [], [d.message for _, d in findings]
 
 

@@ -19,6 +19,7 @@ NVVM_KERNEL_ATTR = "nvvm.kernel"
 NVVM_REQNTID_ATTR = "nvvm.reqntid"
 CLUSTER_DIM_ATTR = "tcgen05.cluster_dim"  # the CTAs of a cluster (PTX .reqnctapercluster)
 NVVM_CLUSTER_DIM_ATTR = "nvvm.cluster_dim"
+CTA_GROUP_ATTR = "tcgen05.cta_group"  # a kernel's cta_group when no op of it says (tmem-plan-columns)
 NVVM_SPELLING = {KERNEL_ATTR: NVVM_KERNEL_ATTR, REQNTID_ATTR: NVVM_REQNTID_ATTR,
                  CLUSTER_DIM_ATTR: NVVM_CLUSTER_DIM_ATTR}
 

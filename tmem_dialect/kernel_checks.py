@@ -38,7 +38,7 @@ def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
 def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
     registers per thread for the declared block size, static shared memory."""
-    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in _mixed_cta_groups(kernel)]
+    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel)]
     found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(kernel))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, module))
@@ -120,20 +120,26 @@ def _product(dims: list[int]) -> int:
     return total
 
 
-def _mixed_cta_groups(kernel: Operation) -> Iterator[Diagnostic]:
-    """All tcgen05 instructions of a kernel use one cta_group [ptxas: "uses single CTA
-    (.cta_group::1) and CTA pair granularity (.cta_group::2)"]."""
+def cta_group_uses(kernel: Operation) -> Iterator[tuple[int, Operation]]:
+    """The cta_group of each op of the kernel that carries one (lifecycle, mma, cp, shift, commit)."""
     from tmem_dialect.dialects.interfaces import tmem_effect
 
-    first: tuple[int, Operation] | None = None
     for op in kernel.walk():
         effect = tmem_effect(op)
-        if effect is None or effect.cta_group is None:
-            continue
+        if effect is not None and effect.cta_group is not None:
+            yield effect.cta_group, op
+
+
+def mixed_cta_groups(kernel: Operation, declared: tuple[int, Operation] | None = None) -> Iterator[Diagnostic]:
+    """All tcgen05 instructions of a kernel use one cta_group [ptxas: "uses single CTA
+    (.cta_group::1) and CTA pair granularity (.cta_group::2)"]: an error at each op using another
+    than the first (or than `declared`, a cta_group the kernel states, and where)."""
+    first = declared
+    for group, op in cta_group_uses(kernel):
         if first is None:
-            first = (effect.cta_group, op)
-        elif effect.cta_group != first[0]:
-            yield error(op, f"{op.name} uses cta_group::{effect.cta_group} but this kernel already "
+            first = (group, op)
+        elif group != first[0]:
+            yield error(op, f"{op.name} uses cta_group::{group} but this kernel already "
                         f"uses cta_group::{first[0]}: all tcgen05 instructions of a kernel use the "
                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
 

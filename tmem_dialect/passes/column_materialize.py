@@ -10,6 +10,18 @@ handoff rule asks around each barrier written out:
     ... the buffers' uses ...
     tcgen05.wait load/store ; tcgen05.fence before_thread_sync ; nvvm.barrier ; tcgen05.fence after_thread_sync
     scf.if %is_warp0 { tcgen05.dealloc %base, N }
+
+For a CTA pair (the kernel's ops use cta_group::2) the form is examples/gemm_pair_tile.mlir's: warp
+0 of each CTA runs the same cta_group::2 alloc, relinquish and dealloc; a cluster barrier comes
+before the alloc (the peer CTA running; the kernel's own when it has one ahead of the first use)
+and stands for the CTA barrier before the dealloc (every access of both CTAs done, the peer not
+exited: TMEM_FACTS.md, passes/analysis/pairs.py):
+
+    nvvm.cluster.arrive aligned ; nvvm.cluster.wait aligned
+    scf.if %is_warp0 { tcgen05.alloc %slot, N cta_group(2) ; tcgen05.relinquish_alloc_permit cta_group(2) }
+    ... as above ...
+    tcgen05.fence before_thread_sync ; nvvm.cluster.arrive aligned ; nvvm.cluster.wait aligned
+    tcgen05.fence after_thread_sync ; scf.if %is_warp0 { tcgen05.dealloc %base, N cta_group(2) }
 """
 
 from __future__ import annotations
@@ -46,6 +58,9 @@ class Allocation:
     last: Operation
     """The top-level op the dealloc goes after: it holds the last use of these buffers."""
     relinquish: bool
+    cta_group: int = 1
+    cluster_synced: bool = False
+    """A pair allocation: a cluster barrier already precedes `first` (else the pass writes one)."""
 
 
 def _located(op: Operation, at: Operation) -> Operation:
@@ -93,10 +108,16 @@ def _warp0_predicate(body: Block, at: Operation) -> SSAValue:
     return is_warp0.result
 
 
-def _handoff_barrier(at: Operation) -> list[Operation]:
+def _cluster_barrier(at: Operation) -> list[Operation]:
+    return [_located(nvvm_sync.ClusterArriveOp(aligned=True), at), _located(nvvm_sync.ClusterWaitOp(aligned=True), at)]
+
+
+def _handoff_barrier(at: Operation, cluster: bool = False) -> list[Operation]:
+    """The fenced thread barrier; over the cluster (both CTAs of a pair) when `cluster`."""
+    barrier = _cluster_barrier(at) if cluster else [_located(nvvm_sync.BarrierOp(), at)]
     return [
         _located(_tagged(tcgen05.FenceOp(tcgen05.FenceKind.before_thread_sync), memory_model.HANDOFF), at),
-        _located(nvvm_sync.BarrierOp(), at),
+        *barrier,
         _located(_tagged(tcgen05.FenceOp(tcgen05.FenceKind.after_thread_sync), memory_model.HANDOFF), at),
     ]
 
@@ -204,12 +225,14 @@ def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) ->
     at = alloc.buffers[0][0].op
     slot_name = _slot_global(module, at)
     slot_ptr = _located(llvm.AddressOfOp(slot_name, llvm.LLVMPointerType(IntAttr(SHARED_ADDRESS_SPACE))), at)
-    inside: list[Operation] = [_located(tcgen05.AllocOp(slot_ptr, alloc.ncols), at)]
+    group = alloc.cta_group
+    inside: list[Operation] = [_located(tcgen05.AllocOp(slot_ptr, alloc.ncols, group), at)]
     if alloc.relinquish:
-        inside.append(_located(tcgen05.RelinquishAllocPermitOp(), at))
+        inside.append(_located(tcgen05.RelinquishAllocPermitOp(group), at))
     base = _located(llvm_ext.LoadOp(slot_ptr, i32), at)
     slot_ptr.results[0].name_hint, base.results[0].name_hint = slot_name, "tmem_base"
-    prologue: list[Operation] = [slot_ptr, _warp0(is_warp0, inside, at), *_handoff_barrier(at), base]
+    peer_running = _cluster_barrier(at) if group == 2 and not alloc.cluster_synced else []
+    prologue: list[Operation] = [slot_ptr, *peer_running, _warp0(is_warp0, inside, at), *_handoff_barrier(at), base]
     for life, slot in alloc.buffers:
         address: SSAValue = base.results[0]
         offset = isa.make_taddr(slot.lane_shift, slot.column)
@@ -235,8 +258,8 @@ def _materialize_one(module: ModuleOp, alloc: Allocation, is_warp0: SSAValue) ->
     after, epilogue = _retiring_waits(alloc)
     for wait, follows in after:
         _insert([wait], InsertPoint.after(follows))
-    epilogue += _handoff_barrier(last)
-    epilogue.append(_warp0(is_warp0, [_located(tcgen05.DeallocOp(base.results[0], alloc.ncols), last)], last))
+    epilogue += _handoff_barrier(last, cluster=group == 2)
+    epilogue.append(_warp0(is_warp0, [_located(tcgen05.DeallocOp(base.results[0], alloc.ncols, group), last)], last))
     _insert(epilogue, InsertPoint.after(last))
 
 

@@ -6,15 +6,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tmem_dialect import isa
+from tmem_dialect.conventions import CTA_GROUP_ATTR
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, error
 from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.nvvm_sync import ClusterWaitOp
 from tmem_dialect.dialects.tcgen05_buffers import BufferAddressOp, BufferOp
+from tmem_dialect.kernel_checks import cta_group_uses, mixed_cta_groups
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes import address_offsets
 from tmem_dialect.passes.column_assignment import Item, Plan, assign
@@ -147,6 +150,9 @@ class TmemPlanColumnsPass(ModulePass):
                 Rewriter.erase_op(unused)
             if allocations:
                 materialize(function, allocations)
+        for function in op.walk():  # the marking is the planner's: the allocation now says it
+            if isinstance(function, func.FuncOp):
+                function.attributes.pop(CTA_GROUP_ATTR, None)
         resolve_addresses(op)  # planned buffers' addresses, and those of hand-declared ones
 
     # ---- planning ------------------------------------------------------------------------------
@@ -159,6 +165,9 @@ class TmemPlanColumnsPass(ModulePass):
                           f"(structured control flow); @{function.sym_name.data} has {len(blocks)}")]
         if problem := _hand_allocated(function):
             return [problem]
+        group = kernel_cta_group(function)
+        if isinstance(group, Diagnostic):
+            return [group]
         liveness = buffer_lives(function)
         if isinstance(liveness, list):
             return liveness
@@ -191,11 +200,38 @@ class TmemPlanColumnsPass(ModulePass):
             # a later one opens its stretch, after the dealloc of the one before.
             begin = 0 if k == 0 else seg.span[0]
             start = next(i for i in range(begin, len(ops)) if not isinstance(ops[i], BufferOp))
+            # A pair allocation needs a cluster barrier before it (the peer CTA running): the
+            # kernel's own last one ahead of the first use, else one the pass writes. A later
+            # allocation follows the dealloc before it, which ends with one.
+            synced = k > 0
+            if group == 2 and k == 0 and (wait := _cluster_wait_before(ops, seg.span[0])) is not None:
+                start, synced = max(start, wait + 1), True
             allocations.append(Allocation(
                 ncols, list(zip(seg.lives, seg.plan.slots)), ops[start], ops[seg.span[1]],
-                relinquish=k == len(segments) - 1,
+                relinquish=k == len(segments) - 1, cta_group=group, cluster_synced=synced,
             ))
         return allocations
+
+
+def kernel_cta_group(function: func.FuncOp) -> int | Diagnostic:
+    """The cta_group of the kernel's tcgen05 ops (one for all of them: TMEM_FACTS.md, allocation
+    lifecycle; ptxas rejects cta_group::1 and ::2 in one function): the one its mma, cp, shift and
+    commit ops carry, else the function's `tcgen05.cta_group` attribute (a kernel whose buffers
+    only tile_load / tile_store touch), else 1. A kernel mixing them is an error."""
+    marked = function.attributes.get(CTA_GROUP_ATTR)
+    declared: tuple[int, Operation] | None = None
+    if marked is not None:
+        if not isinstance(marked, IntegerAttr) or isa.cta_group_error(marked.value.data) is not None:
+            return error(function, f"'{CTA_GROUP_ATTR}' must be the integer 1 or 2, got {marked}")
+        declared = (marked.value.data, function)
+    if (mixed := next(mixed_cta_groups(function, declared), None)) is not None:
+        return mixed
+    return declared[0] if declared else next((group for group, _ in cta_group_uses(function)), 1)
+
+
+def _cluster_wait_before(ops: list[Operation], first_use: int) -> int | None:
+    """The index of the last top-level nvvm.cluster.wait before the top-level op `first_use`."""
+    return next((i for i in range(first_use - 1, -1, -1) if isinstance(ops[i], ClusterWaitOp)), None)
 
 
 def _unused(function: Operation) -> list[Operation]:

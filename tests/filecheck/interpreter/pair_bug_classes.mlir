@@ -1,10 +1,11 @@
-// The two CTA-pair bug classes of issue 11 on the pair GEMM tile example, at both levels (the
-// legal twin is the example itself: tests/test_gemm_pair_tile.py runs it clean at both levels).
+// The two CTA-pair bug classes of issue 11 on the pair GEMM tile example allocated by hand
+// (tests/data/gemm_pair_tile_hand.mlir), at both levels (the legal twin is that file itself:
+// tests/test_gemm_pair_tile.py runs it, and the example, clean at both levels).
 //
 // 1. A cluster barrier missing before the pair alloc: the first cluster barrier is deleted. Both
 //    allocating warps are reported; without that barrier nothing orders the peer CTA's operand
 //    stores and their fence.proxy.async before the leader's mma either.
-// RUN: sed -e '0,/nvvm.cluster.arrive aligned/{/nvvm.cluster.arrive aligned/d}' -e '0,/nvvm.cluster.wait aligned/{/nvvm.cluster.wait aligned/d}' %S/../../../examples/gemm_pair_tile.mlir > %t.no_barrier.mlir
+// RUN: sed -e '0,/nvvm.cluster.arrive aligned/{/nvvm.cluster.arrive aligned/d}' -e '0,/nvvm.cluster.wait aligned/{/nvvm.cluster.wait aligned/d}' %S/../../data/gemm_pair_tile_hand.mlir > %t.no_barrier.mlir
 // RUN: not tmem-run %t.no_barrier.mlir 2>&1 | filecheck %s --check-prefix=ALLOC
 // RUN: tmem-opt %t.no_barrier.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - --arg f16:16384 --arg f16:16384 --arg f32:65536 2>&1 | filecheck %s --check-prefix=ALLOC-NVVM
 // ALLOC: error: tcgen05.alloc (cta_group::2) of warp 0 has no cluster barrier before it (barrier.cluster.arrive and barrier.cluster.wait): the peer CTA must be running when the pair allocates
@@ -19,7 +20,7 @@
 //    guard of the dealloc, after the allocation, becomes %leader_warp0); the peer CTA's warps
 //    exit, so the leader's half of the pair dealloc never meets its peer, and the peer's half of
 //    the allocation leaks.
-// RUN: sed -e '/tcgen05.fence before_thread_sync/,$ s/scf.if %is_warp0 {/scf.if %leader_warp0 {/' %S/../../../examples/gemm_pair_tile.mlir > %t.exits.mlir
+// RUN: sed -e '/tcgen05.fence before_thread_sync/,$ s/scf.if %is_warp0 {/scf.if %leader_warp0 {/' %S/../../data/gemm_pair_tile_hand.mlir > %t.exits.mlir
 // RUN: not tmem-run %t.exits.mlir 2>&1 | filecheck %s --check-prefix=EXIT
 // RUN: tmem-opt %t.exits.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - --arg f16:16384 --arg f16:16384 --arg f32:65536 2>&1 | filecheck %s --check-prefix=EXIT-NVVM
 // EXIT: error: TMEM leak: the 256 columns that warp 4 allocated here at column 0 of CTA 1 are never deallocated before the kernel exits

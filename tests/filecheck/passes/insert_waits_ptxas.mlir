@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: tmem-opt %S/../../../examples/tmem_roundtrip.mlir -p tmem-insert-waits -t ptx --ptxas-check | filecheck %s
-// RUN: tmem-opt %S/../../../examples/chunked_epilogue.mlir -p tmem-insert-waits -t ptx --ptxas-check > /dev/null
+// RUN: tmem-opt %S/../../../examples/racy/chunked_epilogue.mlir -p tmem-insert-waits -t ptx --ptxas-check > /dev/null
 // RUN: grep -v -e "tcgen05.wait" -e "tcgen05.fence" %S/../../../examples/nvvm_roundtrip.mlir | tmem-opt -p tmem-insert-waits -t ptx --ptxas-check > /dev/null
 
 // ptxas (sm_100a) assembles the kernels tmem-insert-waits completes, in the canonical order

@@ -1,7 +1,8 @@
 // RUN: tmem-opt %s --split-input-file -p tmem-verify --verify-diagnostics
 // RUN: tmem-opt %S/../../../examples/nvvm_roundtrip.mlir -p tmem-verify --verify-diagnostics
 // RUN: tmem-opt %S/../../../examples/tmem_roundtrip.mlir -p tmem-insert-waits,tmem-verify --verify-diagnostics
-// RUN: tmem-opt %S/../../../examples/chunked_epilogue.mlir -p tmem-insert-waits,tmem-verify --verify-diagnostics
+// RUN: tmem-opt %S/../../../examples/racy/chunked_epilogue.mlir -p tmem-insert-waits,tmem-verify --verify-diagnostics
+// RUN: tmem-opt %S/../../../examples/chunked_epilogue.mlir -p tmem-pipeline --verify-diagnostics
 
 // Kernels that follow the ISA get no diagnostic at all: the shipped NVVM example, the
 // examples after tmem-insert-waits, and the kernels below (loops, branches, warp

@@ -1,8 +1,8 @@
-// RUN: tmem-opt %S/../../../examples/gemm_pair_tile.mlir -p tmem-assign-lanes -t ptx --ptxas-check | filecheck %s
+// RUN: tmem-opt %S/../../../examples/gemm_pair_tile.mlir -p tmem-pipeline -t ptx --ptxas-check | filecheck %s
 // REQUIRES: ptxas
 
 // The CTA-pair GEMM tile example assembles: a cluster of 2, the cluster barrier before the pair
-// allocation, the leader's M = 256 cta_group::2 mmas, the commit multicast to both CTAs'
+// allocation (the kernel's own: tmem-plan-columns writes the allocation after it), the leader's M = 256 cta_group::2 mmas, the commit multicast to both CTAs'
 // mbarriers, and the pair deallocation after the second cluster barrier.
 
 // CHECK: .explicitcluster
@@ -13,7 +13,7 @@
 // CHECK: fence.mbarrier_init.release.cluster;
 // CHECK: barrier.cluster.arrive.aligned;
 // CHECK-NEXT: barrier.cluster.wait.aligned;
-// CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tmem_slot], 256;
+// CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tmem_plan_slot], 256;
 // CHECK-NEXT: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
 // CHECK: tcgen05.mma.cta_group::2.kind::f16 [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, 272629776, %p{{[0-9]+}};
 // CHECK: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mma_done], %rs{{[0-9]+}};
