@@ -1,6 +1,6 @@
 """The warp-specialized GEMM examples (issue 11) against ptxas on the same kernel, one row each.
 
-Rows: examples/warp_specialized_gemm.mlir (one CTA: 6 warps, 4 tiles: 8 TMA loads, 16 mmas, the
+Rows: examples/warp_specialized_gemm.mlir (one CTA: 6 warps, 8 tiles: 16 TMA loads, 32 mmas, the
 epilogue) and examples/warp_specialized_gemm_pair.mlir (one cluster of 2 CTAs: 12 warps, 16 TMA
 loads, 16 cta_group::2 mmas of M = 256, both epilogues). For each:
 1. tmem-verify (parsed once; the analysis itself, rings and handoffs; both prove clean,
@@ -50,10 +50,10 @@ def _best(n: int, run) -> float:
 def _single_cta():
     rng = np.random.default_rng(0)
     a = rng.standard_normal((128, 64)).astype(np.float16)
-    b = rng.standard_normal((128, 64)).astype(np.float16)
+    b = rng.standard_normal((256, 64)).astype(np.float16)
     maps = [TensorMap(buffer=2, dtype="f16", dims=(64, 128), box=(64, 128), swizzle="128B"),
-            TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 32), swizzle="128B")]
-    return a, b, maps, 16384
+            TensorMap(buffer=3, dtype="f16", dims=(64, 256), box=(64, 32), swizzle="128B")]
+    return a, b, maps, 32768
 
 
 def _pair():

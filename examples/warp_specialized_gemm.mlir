@@ -1,13 +1,13 @@
-// A warp-specialized persistent GEMM at the tcgen05 level: C (128 x 128, f32) = A (128 x 64) *
-// B^T (B: 128 x 64), f16 K-major in global memory, computed as 4 output tiles of 128 x 32.
-//   warp 0 (TMA loader), one elected thread: for each tile t, waits on smem_empty[t % 2], then
-//     arrive.expect_tx on smem_full[t % 2] and two TMA loads (cp.async.bulk.tensor) of A and
-//     rows 32t..32t+31 of B into SMEM stage t % 2, in the 128-byte swizzle; the copies complete
+// A warp-specialized persistent GEMM at the tcgen05 level: C (128 x 256, f32) = A (128 x 64) *
+// B^T (B: 256 x 64), f16 K-major in global memory, computed as 8 output tiles of 128 x 32.
+//   warp 0 (TMA loader), one elected thread: for each tile t, waits on smem_empty[t % 4], then
+//     arrive.expect_tx on smem_full[t % 4] and two TMA loads (cp.async.bulk.tensor) of A and
+//     rows 32t..32t+31 of B into SMEM stage t % 4, in the 128-byte swizzle; the copies complete
 //     the phase with their bytes. %tmap_a / %tmap_b are tensor maps over %a and %b (K-major,
-//     64 x 128 f16; boxes 64 x 128 and 64 x 32, swizzle 128B);
+//     64 x 128 and 64 x 256 f16; boxes 64 x 128 and 64 x 32, swizzle 128B);
 //   warp 1 (MMA), one elected thread: waits on acc_empty[t % 2] (the accumulator stage is free)
-//     and smem_full[t % 2], issues 4 mma k-steps into TMEM columns 32 (t % 2) .. +31, then
-//     commits to smem_empty[t % 2] (the SMEM stage may be refilled) and acc_full[t % 2];
+//     and smem_full[t % 4], issues 4 mma k-steps into TMEM columns 32 (t % 2) .. +31, then
+//     commits to smem_empty[t % 4] (the SMEM stage may be refilled) and acc_full[t % 2];
 //   warps 2-5 (epilogue warpgroup): wait on acc_full[t % 2], read their lane quarter of the
 //     accumulator stage (tcgen05.ld), wait::ld, release it on acc_empty[t % 2], store C's tile.
 // TMEM is one tcgen05.buffer of 128 lanes x 64 columns, the two accumulator stages side by side:
@@ -17,30 +17,34 @@
 // the buffer), keeps the buffer live across both loops (a ring used through i % 2 lives as a
 // whole), allocates its 64 columns by warp 0 with the fenced publication barrier, and frees them
 // after the epilogue's last tcgen05.ld.
-// Both rings have 2 stages; stage t % 2 of a ring is waited with parity (t / 2) & 1 by the side
-// that uses it and ((t / 2) & 1) ^ 1 by the side that fills it. tmem-verify proves the TMEM
+// The SMEM ring has 4 stages (the loader runs up to 4 tiles ahead of the MMA warp), the
+// accumulator ring 2 (the epilogue of tile t overlaps the mma of tile t + 1); stage t % N of a
+// ring is waited with parity (t / N) & 1 by the side that uses it and ((t / N) & 1) ^ 1 by the
+// side that fills it. tmem-verify proves the TMEM
 // handoffs (verify_mbarrier_rings.mlir shows what it rejects), tmem-run runs it clean, and
 // tests/test_warp_specialized_gemm.py compares C with numpy.
 // `tmem-opt examples/warp_specialized_gemm.mlir -p tmem-pipeline -t ptx --ptxas-check` assembles it.
 
-llvm.mlir.global internal @smem_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
-llvm.mlir.global internal @smem_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
+llvm.mlir.global internal @smem_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<4 x i64>
+llvm.mlir.global internal @smem_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<4 x i64>
 llvm.mlir.global internal @acc_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 llvm.mlir.global internal @acc_empty() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
-llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<16384 x f16>
-llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x f16>
+llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<32768 x f16>
+llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x f16>
 
-func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: memref<8192xf16>, %b: memref<8192xf16>, %c: memref<16384xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 192, 1, 1>} {
+func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: memref<8192xf16>, %b: memref<16384xf16>, %c: memref<32768xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 192, 1, 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c32 = arith.constant 32 : index
   %c128 = arith.constant 128 : index
-  %tiles = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  %tiles = arith.constant 8 : index
   %c0_i32 = arith.constant 0 : i32
   %c1_i32 = arith.constant 1 : i32
   %c2_i32 = arith.constant 2 : i32
   %c3_i32 = arith.constant 3 : i32
+  %c4_i32 = arith.constant 4 : i32
   %c5_i32 = arith.constant 5 : i32
   %c16_i32 = arith.constant 16 : i32
   %c31_i32 = arith.constant 31 : i32
@@ -68,14 +72,15 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
   %acc = tcgen05.buffer : !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
   %d = tcgen05.buffer_address %acc [0, 0] : !tcgen05.tmem<128x64xf32, S[(128, 64) : (1@TLane, 1@TCol)]>
   scf.if %is_thread0 {
-    %smem_full1 = llvm.getelementptr %smem_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
-    %smem_empty1 = llvm.getelementptr %smem_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
     %acc_full1 = llvm.getelementptr %acc_full[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
     %acc_empty1 = llvm.getelementptr %acc_empty[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
-    tcgen05.mbarrier.init %smem_full, %c1_i32 : !llvm.ptr<3>
-    tcgen05.mbarrier.init %smem_full1, %c1_i32 : !llvm.ptr<3>
-    tcgen05.mbarrier.init %smem_empty, %c1_i32 : !llvm.ptr<3>
-    tcgen05.mbarrier.init %smem_empty1, %c1_i32 : !llvm.ptr<3>
+    scf.for %q = %c0 to %c4 step %c1 {
+      %q32 = arith.index_cast %q : index to i32
+      %smem_full_q = llvm.getelementptr %smem_full[%q32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+      %smem_empty_q = llvm.getelementptr %smem_empty[%q32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+      tcgen05.mbarrier.init %smem_full_q, %c1_i32 : !llvm.ptr<3>
+      tcgen05.mbarrier.init %smem_empty_q, %c1_i32 : !llvm.ptr<3>
+    }
     tcgen05.mbarrier.init %acc_full, %c1_i32 : !llvm.ptr<3>
     tcgen05.mbarrier.init %acc_full1, %c1_i32 : !llvm.ptr<3>
     tcgen05.mbarrier.init %acc_empty, %c128_i32 : !llvm.ptr<3>
@@ -87,16 +92,16 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
   tcgen05.fence after_thread_sync
 
   scf.if %is_loader {
-    // Warp 0, one elected thread: for tile t, wait until SMEM stage t % 2 is free, announce its
-    // 20 KiB on smem_full[t % 2] (arrive.expect_tx), and load it with TMA: all of A (64 x 128
+    // Warp 0, one elected thread: for tile t, wait until SMEM stage t % 4 is free, announce its
+    // 20 KiB on smem_full[t % 4] (arrive.expect_tx), and load it with TMA: all of A (64 x 128
     // f16, one box) and rows 32t .. 32t + 31 of B, both boxed in the 128-byte swizzle the MMA's
     // descriptors read (8-row atoms of 1024 bytes).
     %elected = tcgen05.elect_sync
     scf.if %elected {
       scf.for %t = %c0 to %tiles step %c1 {
         %t32 = arith.index_cast %t : index to i32
-        %s = arith.remui %t32, %c2_i32 : i32
-        %round = arith.divui %t32, %c2_i32 : i32
+        %s = arith.remui %t32, %c4_i32 : i32
+        %round = arith.divui %t32, %c4_i32 : i32
         %ph = arith.andi %round, %c1_i32 : i32
         %ph_fill = arith.xori %ph, %c1_i32 : i32
         %empty_s = llvm.getelementptr %smem_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
@@ -127,17 +132,21 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
         %round = arith.divui %t32, %c2_i32 : i32
         %ph = arith.andi %round, %c1_i32 : i32
         %ph_fill = arith.xori %ph, %c1_i32 : i32
+        // the SMEM stage q = t % 4, with its round's parity
+        %q = arith.remui %t32, %c4_i32 : i32
+        %q_round = arith.divui %t32, %c4_i32 : i32
+        %q_ph = arith.andi %q_round, %c1_i32 : i32
         %acc_empty_s = llvm.getelementptr %acc_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
         %acc_full_s = llvm.getelementptr %acc_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
-        %smem_full_s = llvm.getelementptr %smem_full[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
-        %smem_empty_s = llvm.getelementptr %smem_empty[%s] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        %smem_full_s = llvm.getelementptr %smem_full[%q] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+        %smem_empty_s = llvm.getelementptr %smem_empty[%q] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
         tcgen05.mbarrier.wait_parity %acc_empty_s, %ph_fill : !llvm.ptr<3>
         tcgen05.fence after_thread_sync
-        tcgen05.mbarrier.wait_parity %smem_full_s, %ph : !llvm.ptr<3>
+        tcgen05.mbarrier.wait_parity %smem_full_s, %q_ph : !llvm.ptr<3>
         %col = arith.muli %s, %c32_i32 : i32
         %d_s = arith.addi %d, %col : i32
-        %a_stage_bytes = arith.muli %s, %c16384_i32 : i32
-        %b_stage_bytes = arith.muli %s, %c4096_i32 : i32
+        %a_stage_bytes = arith.muli %q, %c16384_i32 : i32
+        %b_stage_bytes = arith.muli %q, %c4096_i32 : i32
         %a_stage = arith.addi %a_base, %a_stage_bytes : i32
         %b_stage = arith.addi %b_base, %b_stage_bytes : i32
         scf.for %k = %c0 to %c4 step %c1 {
@@ -165,7 +174,7 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
     %taddr = arith.addi %d, %lane_bits : i32
     %row_i32 = arith.addi %quarter_row, %lane_i32 : i32
     %row = arith.index_cast %row_i32 : i32 to index
-    %c_row = arith.muli %row, %c128 : index
+    %c_row = arith.muli %row, %c256 : index
     scf.for %t = %c0 to %tiles step %c1 {
       %t32 = arith.index_cast %t : index to i32
       %s = arith.remui %t32, %c2_i32 : i32
@@ -184,7 +193,7 @@ func.func @warp_specialized_gemm(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %a: mem
       %values = arith.bitcast %bits : vector<32xi32> to vector<32xf32>
       %tile_col = arith.muli %t, %c32 : index
       %first = arith.addi %c_row, %tile_col : index
-      vector.store %values, %c[%first] : memref<16384xf32>, vector<32xf32>
+      vector.store %values, %c[%first] : memref<32768xf32>, vector<32xf32>
     }
   }
   func.return

@@ -63,10 +63,10 @@ EXAMPLE_ARGS = {
     "m64_f16": lambda: [np.arange(4096).astype(np.float16), np.zeros(4096, np.float16)],
     "warp_specialized_gemm": lambda: [
         TensorMap(buffer=2, dtype="f16", dims=(64, 128), box=(64, 128), swizzle="128B"),
-        TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 32), swizzle="128B"),
+        TensorMap(buffer=3, dtype="f16", dims=(64, 256), box=(64, 32), swizzle="128B"),
         (np.arange(8192) % 7 - 3).astype(np.float16),
-        (np.arange(8192) % 5 - 2).astype(np.float16),
-        np.zeros(16384, np.float32),
+        (np.arange(16384) % 5 - 2).astype(np.float16),
+        np.zeros(32768, np.float32),
     ],
     "gemm_pair_tile": lambda: [
         (np.arange(16384) % 7 - 3).astype(np.float16),

@@ -12,17 +12,26 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_warp_specialized_gemm import TMAP_A, TMAP_B, _operands
 from xdsl.dialects.builtin import ModuleOp
 
 from tmem_dialect.diagnostics import Severity
 from tmem_dialect.dialects import make_context
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.interpreter import run_kernel
+from tmem_dialect.interpreter import TensorMap, run_kernel
 from tmem_dialect.ir import parse_module
 from tmem_dialect.lowering.to_nvvm import ConvertTcgen05ToNVVMPass
 from tmem_dialect.passes.analysis import Options
 from tmem_dialect.passes.verify import verify_findings
+
+# The cases' shapes (2 SMEM stages, 4 tiles: B is 128 x 64, C 128 x 128), as the example had them.
+TMAP_A = TensorMap(buffer=2, dtype="f16", dims=(64, 128), box=(64, 128), swizzle="128B")
+TMAP_B = TensorMap(buffer=3, dtype="f16", dims=(64, 128), box=(64, 32), swizzle="128B")
+
+
+def _operands(seed: int):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((128, 64)).astype(np.float16), rng.standard_normal((128, 64)).astype(np.float16)
+
 
 CASES = (Path(__file__).parent / "filecheck" / "passes" / "verify_smem_rings.mlir").read_text().split("// -----\n")
 NAMES = ("legal", "refill-without-empty-wait", "empty-wait-parity", "arrive-instead-of-commit")

@@ -4,7 +4,7 @@
 // SMEM rings fed by TMA (issue 11, passes/analysis/smem_rings.py): the loader's TMA load that
 // completes on smem_full[t % 2] fills SMEM stage t % 2; the MMA warp's tcgen05.commit on
 // smem_empty[t % 2] releases it once the mmas have read it. The cases are
-// examples/warp_specialized_gemm.mlir and its buggy twins.
+// examples/warp_specialized_gemm.mlir as it was with 2 SMEM stages, hand-allocated, and its buggy twins.
 // At the NVVM level the same errors, in the same order:
 // NVVM: error: this nvvm.cp.async.bulk.tensor.shared.cluster.global refills stage t % 2 of the ring in iteration t + 2 without waiting, before it in its iteration, on 'smem_empty'[t % 2]
 // NVVM: error: this nvvm.cp.async.bulk.tensor.shared.cluster.global refills stage t % 2 of the ring in iteration t + 2 without waiting
@@ -13,7 +13,7 @@
 // NVVM: error: this nvvm.cp.async.bulk.tensor.shared.cluster.global refills stage t % 2 of the ring after waiting on 'smem_empty'[t % 2], but nothing tracking the nvvm.tcgen05.mma
 // NVVM-NOT: error
 
-// The legal SMEM ring (examples/warp_specialized_gemm.mlir): clean.
+// The legal SMEM ring (examples/warp_specialized_gemm.mlir with 2 stages): clean.
 
 llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 llvm.mlir.global internal @smem_full() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
