@@ -191,12 +191,9 @@ def _rendezvous(m: Machine, w: WarpLanes, op: Operation, kind: EffectKind, opera
                     [(f"the peer's {waiting.first_op.name}", waiting.first_op)],
                     key=what,
                 )
-        a, b = m.clocks[waiting.first.warp], m.clocks[w.warp]
-        joined = np.maximum(a.vc, b.vc)
-        a.acquire(joined)
-        b.acquire(joined)
-        a.tick()
-        b.tick()
+        # No happens-before: PTX ISA 9.7.16.5 "Issue Granularity" says only that the first warp
+        # *could* block until the peer's warp performs the op, not that it orders their memory
+        # accesses (a cluster barrier does that), so the two warps' clocks stay apart.
         return waiting
     match = PairMatch(kind, w, op, operands)
     m._pair_waiting[(kind, w.cta)] = match

@@ -4,17 +4,20 @@
 //
 // 1. A cluster barrier missing before the pair alloc: the first cluster barrier is deleted. Both
 //    allocating warps are reported; without that barrier nothing orders the peer CTA's operand
-//    stores and their fence.proxy.async before the leader's mma either.
+//    stores and their fence.proxy.async before the leader's mma, nor its mbarrier inits before the
+//    leader's multicast commit (the pair alloc's rendezvous orders no memory: PTX ISA 9.7.16.5).
 // RUN: sed -e '0,/nvvm.cluster.arrive aligned/{/nvvm.cluster.arrive aligned/d}' -e '0,/nvvm.cluster.wait aligned/{/nvvm.cluster.wait aligned/d}' %S/../../data/gemm_pair_tile_hand.mlir > %t.no_barrier.mlir
 // RUN: not tmem-run %t.no_barrier.mlir 2>&1 | filecheck %s --check-prefix=ALLOC
 // RUN: tmem-opt %t.no_barrier.mlir -p tmem-assign-lanes,convert-tcgen05-to-nvvm | not tmem-run - --arg f16:16384 --arg f16:16384 --arg f32:65536 2>&1 | filecheck %s --check-prefix=ALLOC-NVVM
 // ALLOC: error: tcgen05.alloc (cta_group::2) of warp 0 has no cluster barrier before it (barrier.cluster.arrive and barrier.cluster.wait): the peer CTA must be running when the pair allocates
 // ALLOC-NEXT: tcgen05.alloc %slot, 256 cta_group(2)
 // ALLOC: note: and 1 more like it at this op
-// ALLOC: error: tcgen05.mma of warp 0 reads @smem_a (byte 4096) through the async proxy, which warp 5 wrote with a generic-proxy store: warp 5 executed fence.proxy.async after the store, but nothing orders that fence before this tcgen05.mma
+// ALLOC: error: tcgen05.mma of warp 0 reads @smem_a (byte 0) through the async proxy, which warp 4 wrote with a generic-proxy store: warp 4 executed fence.proxy.async after the store, but nothing orders that fence before this tcgen05.mma
+// ALLOC: error: tcgen05.commit of warp 0 from another CTA on an mbarrier whose fence.mbarrier_init is not ordered before it: a cluster barrier must follow the fence
 // ALLOC-NVVM: error: nvvm.tcgen05.alloc (cta_group::2) of warp 0 has no cluster barrier before it
 // ALLOC-NVVM: note: and 1 more like it at this op
-// ALLOC-NVVM: error: nvvm.tcgen05.mma of warp 0 reads @smem_a (byte 4096) through the async proxy, which warp 5 wrote
+// ALLOC-NVVM: error: nvvm.tcgen05.mma of warp 0 reads @smem_a (byte 0) through the async proxy, which warp 4 wrote
+// ALLOC-NVVM: error: nvvm.tcgen05.commit of warp 0 from another CTA on an mbarrier whose fence.mbarrier_init is not ordered before it
 //
 // 2. A peer CTA that exits before the pair dealloc: only the leader's warp 0 deallocates (the
 //    guard of the dealloc, after the allocation, becomes %leader_warp0); the peer CTA's warps
