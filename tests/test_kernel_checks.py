@@ -16,7 +16,7 @@ import pytest
 
 from tmem_dialect.dialects import make_context
 from tmem_dialect.ir import parse_module
-from tmem_dialect.kernel_checks import kernel_diagnostics, kernels
+from tmem_dialect.kernel_checks import kernel_diagnostics, kernels, module_diagnostics
 from tmem_dialect.lowering.ptx_emitter import PTXModule, emit_ptx
 from tmem_dialect.lowering.ptx_target import nvvm_level
 from tmem_dialect.lowering.ptxas import find_ptxas, ptxas_diagnostics, run_ptxas
@@ -44,6 +44,7 @@ def test_every_case_is_rejected_by_our_rules_or_the_emitter():
     for text in _cases():
         module = _module(text)
         ours = [d for k in kernels(module) for _, d in kernel_diagnostics(k, module)]
+        ours += [d for _, d in module_diagnostics(module)]
         ncols = re.search(r"llvm.mlir.constant\((\d+) : i32\)", text) if "{{nCols" in text else None
         assert ours or ncols, text  # the nCols constants are the emitter's (ptx_emitter) rule
 

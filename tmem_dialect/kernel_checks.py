@@ -39,7 +39,6 @@ def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[Findi
     """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
     registers per thread for the declared block size, static shared memory."""
     found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel)]
-    found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(kernel))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, module))
     return found
@@ -47,14 +46,17 @@ def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[Findi
 
 def module_diagnostics(module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas rejects in `module` outside any one kernel: a global aligned to 2^32 bytes or
-    more (ptxas: "Constant overflow"; it is emitted whether or not a kernel uses it)."""
-    return [
+    more (ptxas: "Constant overflow"; it is emitted whether or not a kernel uses it), and a named
+    barrier's constant id or thread count out of range in any function (device functions too)."""
+    found = [
         (FindingKind.RESOURCE_LIMIT,
          error(op, f"alignment {op.alignment.value.data} of '@{op.sym_name.data}' is too large: "
                    f"ptxas takes alignments below 2^32 bytes"))
         for op in module.walk()
         if isinstance(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
     ]
+    found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(module))
+    return found
 
 
 
@@ -144,12 +146,12 @@ def mixed_cta_groups(kernel: Operation, declared: tuple[int, Operation] | None =
                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
 
 
-def _check_named_barriers(kernel: Operation) -> Iterator[Diagnostic]:
+def _check_named_barriers(scope: Operation) -> Iterator[Diagnostic]:
     """Constant barrier ids and thread counts of bar.sync / bar.arrive (nvvm.barrier,
     nvvm.barrier.arrive) that the ISA allows."""
     from tmem_dialect.dialects.nvvm import constant_int
 
-    for op in kernel.walk():
+    for op in scope.walk():
         ident = getattr(op, "barrierId", None) if op.name.startswith("nvvm.barrier") else None
         count = getattr(op, "numberOfThreads", None) if op.name.startswith("nvvm.barrier") else None
         if ident is None and count is None:
