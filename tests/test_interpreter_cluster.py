@@ -246,7 +246,8 @@ def test_remote_mbarrier_arrive_through_mapa(n: int) -> None:
 
 def test_remote_arrive_on_a_peer_that_may_have_exited() -> None:
     """A remote arrive is an access to the peer CTA's shared memory: arriving after the last
-    cluster barrier, with nothing keeping the peer alive, is reported."""
+    cluster barrier, with nothing keeping the peer alive, is reported (the arrive of a CTA whose
+    peer's successful test.wait observed it is ordered before that peer's exit: not reported)."""
     text = REMOTE_ARRIVE.replace("""^arrived:
   nvvm.cluster.arrive aligned
   nvvm.cluster.wait aligned
@@ -255,7 +256,8 @@ def test_remote_arrive_on_a_peer_that_may_have_exited() -> None:
     result = run_kernel(text, args=[np.zeros(2, np.int32)], cluster=2)
     assert result.kinds() == {FindingKind.PEER_EXITED}, result.render()
     assert all("accesses the shared memory of CTA" in d.message for d in result.errors)
-    assert [d.location.line for d in result.errors] == [REMOTE_ARRIVE[:REMOTE_ARRIVE.index("nvvm.mbarrier.arrive %remote")].count("\n") + 1] * 2
+    line = REMOTE_ARRIVE[:REMOTE_ARRIVE.index("nvvm.mbarrier.arrive %remote")].count("\n") + 1
+    assert result.errors and all(d.location.line == line for d in result.errors), result.render()
 
 
 # ---- CTA pairs in a cluster ---------------------------------------------------------------------

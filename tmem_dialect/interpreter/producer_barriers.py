@@ -40,12 +40,14 @@ class BarrierOps:
                 self.machine.report(FindingKind.MEMORY_FAULT, "error", op, f"{op.name} of warp {w.warp}: {e}",
                                     key=w.warp)
                 continue
+            if cta != w.cta:
+                # The peer CTA must not exit before it. Recorded at the clock the arrive releases
+                # (the arrive ticks after it): a peer that observes the phase knows the access.
+                self.machine.remote_access(w, op, cta)
             token, out = self.mbarriers.arrive(
                 cta, address, w.warp, self.machine.clocks[w.warp],
                 1 if counts is None else int(counts[lane]), op, 0 if tx is None else int(tx[lane]),
                 peer=cta != w.cta)
-            if cta != w.cta:
-                self.machine.remote_access(w, op, cta)  # the peer CTA must not exit before it
             for misuse in out:
                 self.report(op, misuse)
             if token is not None:

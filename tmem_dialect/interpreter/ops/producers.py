@@ -163,14 +163,17 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
 
 def _warn_unmodelled_mma_parts(w: WarpInterpreter, op: Operation) -> None:
     """What of this mma the numerics leave out, said once per op (docs/interpreter.md): the .sp
-    metadata (D is computed as the dense product of A as stored), disable-output-lane (every lane
-    of D is written) and .ws's zero-column mask (no column of B is zeroed). The ordering checks
-    run all the same."""
-    parts = [what for names, what in (
-        (("sparse_metadata", "sparseMetadata"), "the sparsity metadata (D is the dense product of A as stored)"),
-        (("disable_output_lane", "disableOutputLane"), "disable-output-lane (every lane of D is written)"),
-        (("zero_column_mask", "zeroColMask"), "the zero-column mask (no column of B is zeroed)"),
-    ) if _named(op, *names) is not None]
+    metadata (D is computed as the dense product of A as stored), a disable-output-lane or .ws
+    zero-column mask that is not all zeros (every lane of D is written, no column of B zeroed).
+    The ordering checks run all the same."""
+    parts = []
+    if _named(op, "sparse_metadata", "sparseMetadata") is not None:
+        parts.append("the sparsity metadata (D is the dense product of A as stored)")
+    for names, what in ((("disable_output_lane", "disableOutputLane"), "disable-output-lane (every lane of D is written)"),
+                        (("zero_column_mask", "zeroColMask"), "the zero-column mask (no column of B is zeroed)")):
+        value = _named(op, *names)
+        if value is not None and np.any(np.asarray(_lanes_of(w, value))[w.mask] != 0):
+            parts.append(what)  # a mask of zeros disables nothing: D is exact
     if parts:
         w.machine.report(FindingKind.UNSUPPORTED, "warning", op,
                          f"{op.name}: the interpreter does not model {'; '.join(parts)}: its D is not the "
