@@ -28,6 +28,12 @@ _RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
 UNMODELLED = "ptx.unmodelled"  # the PTX front end's stand-in for an instruction it cannot model
 
 
+def _may_arrive(asm: Operation) -> bool:
+    """Inline asm that lift-inline-asm left as it is and that may arrive on an mbarrier."""
+    text = str(asm.attributes.get("asm_string", asm.properties.get("asm_string", "")))
+    return "mbarrier" in text or "tcgen05.commit" in text or "cp.async" in text
+
+
 class ClusterArrivalRules:
     """Which CTA's mbarrier each release arrives on, and the phases that follow."""
 
@@ -131,7 +137,8 @@ class ClusterArrivalRules:
         for info in self.info_of.values():  # type: ignore[attr-defined]
             if info.kind in _RELEASES and self._mbarrier_of(info) is None:  # type: ignore[attr-defined]
                 return True
-        return any(op.name == UNMODELLED for node in self.cfg.nodes for op in node.ops)  # type: ignore[attr-defined]
+        return any(op.name == UNMODELLED or (op.name == "llvm.inline_asm" and _may_arrive(op))
+                   for node in self.cfg.nodes for op in node.ops)  # type: ignore[attr-defined]
 
     def _ring_releases_on(self, key: object) -> bool:
         """Some release goes to a run-time stage `t % N` of the array `key` is an element of."""
