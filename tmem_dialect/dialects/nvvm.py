@@ -29,6 +29,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE, TMEM_ADDRESS_SPACE
@@ -128,6 +129,12 @@ SPECIAL_REGISTERS: tuple[type[SpecialRegister], ...] = tuple(
     )
 )
 SPECIAL_REGISTER_BY_NAME = {op.name: op for op in SPECIAL_REGISTERS}
+
+
+def verify_isa(error: str | None) -> None:
+    """A verifier's use of an `isa.*_error` rule: its message, when there is one, as the op's error."""
+    if error is not None:
+        raise VerifyException(error)
 
 
 def constant_int(value: SSAValue) -> int | None:

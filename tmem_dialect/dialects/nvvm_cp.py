@@ -20,7 +20,6 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
@@ -32,6 +31,7 @@ from tmem_dialect.dialects.nvvm import (
     Bracketed,
     CTAGroupKind,
     CTAGroupKindAttr,
+    verify_isa,
 )
 from tmem_dialect.dialects.nvvm_custom import (
     Angled,
@@ -46,9 +46,6 @@ from tmem_dialect.memory_model import EffectKind
 i16 = IntegerType(16)
 
 
-def _check(error: str | None) -> None:
-    if error is not None:
-        raise VerifyException(error)
 
 
 class CpShape(StrEnum):
@@ -161,7 +158,7 @@ class Tcgen05CpOp(IRDLOperation, TMEMEffectOp):
         return None if self.srcFormat is None else isa.CpSourceFormat(self.srcFormat.data.value)
 
     def verify_(self) -> None:
-        _check(isa.cp_form_error(self.isa_shape, self.isa_multicast))
+        verify_isa(isa.cp_form_error(self.isa_shape, self.isa_multicast))
 
     def tmem_effect(self) -> TMEMEffect:
         fp = isa.cp_footprint(self.isa_shape, self.isa_multicast)

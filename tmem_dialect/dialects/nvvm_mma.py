@@ -39,6 +39,7 @@ from tmem_dialect.dialects.nvvm import (
     TMEM_POINTER,
     CTAGroupKindAttr,
     constant_int,
+    verify_isa,
 )
 from tmem_dialect.dialects.nvvm_custom import (
     Angled,
@@ -219,7 +220,7 @@ class _MmaBase(IRDLOperation, TMEMEffectOp):
             raise VerifyException(f"{self.name} takes kind f16, tf32, f8f6f4 or i8; {kind.value} is block scaled (use {self.name}.block_scale)")
         mask = getattr(self, "disableOutputLane", None)
         scale = getattr(self, "scaleInputD", None)
-        _check(isa.form_error(
+        verify_isa(isa.form_error(
             kind, self.cta_group_value, ws=self.WS, sparse=self.SPARSE, a_tmem=self.a_in_tmem,
             scale_input_d=scale is not None, disable_output_lane=mask is not None,
             scale_vec=self.isa_scale_vec, zero_column_mask=getattr(self, "zeroColMask", None) is not None,
@@ -229,7 +230,7 @@ class _MmaBase(IRDLOperation, TMEMEffectOp):
             if mask.type != want:
                 raise VerifyException(f"disable-output-lane with cta_group::{self.cta_group_value} is {want}, got {mask.type}")
         if scale is not None and (c := constant_int(scale)) is not None:
-            _check(isa.scale_input_d_error(c))
+            verify_isa(isa.scale_input_d_error(c))
         if self.properties.get("aShift") is not None and not self.a_in_tmem:
             raise VerifyException("A-shift can be applied only when matrix A is in tensor memory")
 
@@ -267,9 +268,6 @@ def nvvm_tmem_space() -> int:
     return 6
 
 
-def _check(error: str | None) -> None:
-    if error is not None:
-        raise VerifyException(error)
 
 
 # xDSL collects an op's fields along its MRO, the op class first. The operand groups below are
@@ -413,4 +411,4 @@ class Tcgen05MmaSmemDescOp(IRDLOperation):
 
     def verify_(self) -> None:
         if (sw := constant_int(self.swizzleMode)) is not None:
-            _check(isa.swizzle_error(sw & 0x7))
+            verify_isa(isa.swizzle_error(sw & 0x7))

@@ -44,6 +44,7 @@ from tmem_dialect import isa
 from tmem_dialect.conventions import SHARED_ADDRESS_SPACE
 from tmem_dialect.dialects.cta_group import CtaGroupOp
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
+from tmem_dialect.dialects.nvvm import verify_isa
 from tmem_dialect.memory_model import EffectKind
 
 # ---------------------------------------------------------------------------------------------
@@ -129,9 +130,6 @@ def _int(attr: IntegerAttr | None) -> int | None:
     return None if attr is None else attr.value.data
 
 
-def _check(error: str | None) -> None:
-    if error is not None:
-        raise VerifyException(error)
 
 
 def is_shared_slot_type(t: Attribute) -> bool:
@@ -210,7 +208,7 @@ class AllocOp(CtaGroupOp, TMEMEffectOp):
 
     def verify_(self) -> None:
         super().verify_()
-        _check(isa.ncols_error(self.ncols.value.data))
+        verify_isa(isa.ncols_error(self.ncols.value.data))
         if not is_shared_slot_type(self.slot.type):
             raise VerifyException(
                 "the address slot must be shared memory, !llvm.ptr<3> or memref<1xi32, 3>, "
@@ -242,7 +240,7 @@ class DeallocOp(CtaGroupOp, TMEMEffectOp):
 
     def verify_(self) -> None:
         super().verify_()
-        _check(isa.ncols_error(self.ncols.value.data))
+        verify_isa(isa.ncols_error(self.ncols.value.data))
 
     def tmem_effect(self) -> TMEMEffect:
         return TMEMEffect(
@@ -302,8 +300,8 @@ class _LdStOp(IRDLOperation, TMEMEffectOp):
 
     def verify_(self) -> None:
         shape, num = self.isa_shape, self.num_count
-        _check(isa.num_error(shape, num))
-        _check(isa.half_split_offset_error(shape, self.offset_value))
+        verify_isa(isa.num_error(shape, num))
+        verify_isa(isa.half_split_offset_error(shape, self.offset_value))
         regs = isa.regs_per_thread(shape, num)
         expected = VectorType(i32, [regs])
         if self.register_type != expected:

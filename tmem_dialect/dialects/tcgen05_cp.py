@@ -20,21 +20,18 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
 )
-from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tmem_dialect import isa
 from tmem_dialect.dialects.cta_group import CtaGroupOp
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
+from tmem_dialect.dialects.nvvm import verify_isa
 from tmem_dialect.dialects.tcgen05_mbarrier import check_mbarrier
 from tmem_dialect.memory_model import EffectKind
 
 i16 = IntegerType(16)
 
 
-def _check(error: str | None) -> None:
-    if error is not None:
-        raise VerifyException(error)
 
 
 class CpShapeKind(StrEnum):
@@ -130,7 +127,7 @@ class CpOp(CtaGroupOp, TMEMEffectOp):
 
     def verify_(self) -> None:
         super().verify_()
-        _check(isa.cp_form_error(self.isa_shape, self.isa_multicast))
+        verify_isa(isa.cp_form_error(self.isa_shape, self.isa_multicast))
 
     def tmem_effect(self) -> TMEMEffect:
         fp = isa.cp_footprint(self.isa_shape, self.isa_multicast)

@@ -22,13 +22,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from tmem_dialect import isa
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
-from tmem_dialect.dialects.nvvm import constant_int
+from tmem_dialect.dialects.nvvm import constant_int, verify_isa
 from tmem_dialect.memory_model import EffectKind
-
-
-def _check(error: str | None) -> None:
-    if error is not None:
-        raise VerifyException(error)
 
 
 def check_mbarrier(value: SSAValue) -> None:
@@ -81,7 +76,7 @@ class MbarrierInitOp(_MbarrierOp):
     def verify_(self) -> None:
         super().verify_()
         if (c := constant_int(self.count)) is not None:
-            _check(isa.mbarrier_count_error(c))
+            verify_isa(isa.mbarrier_count_error(c))
 
 
 @irdl_op_definition
@@ -104,7 +99,7 @@ class MbarrierArriveOp(_MbarrierOp):
     def verify_(self) -> None:
         super().verify_()
         if self.count is not None and (c := constant_int(self.count)) is not None:
-            _check(isa.mbarrier_count_error(c))
+            verify_isa(isa.mbarrier_count_error(c))
 
 
 class _TxOp(_MbarrierOp):
@@ -117,7 +112,7 @@ class _TxOp(_MbarrierOp):
     def verify_(self) -> None:
         super().verify_()
         if (c := constant_int(self.tx_count)) is not None:
-            _check(isa.tx_count_error(c))
+            verify_isa(isa.tx_count_error(c))
 
 
 @irdl_op_definition
@@ -177,7 +172,7 @@ class _WaitOp(_MbarrierOp):
         if self.phase.type not in (i32, i64):
             raise VerifyException(f"the phase is a parity (i32) or a state token (i64), got {self.phase.type}")
         if self.parity_form and (p := constant_int(self.phase)) is not None:
-            _check(isa.parity_error(p))
+            verify_isa(isa.parity_error(p))
 
     def tmem_effect(self) -> TMEMEffect:
         return TMEMEffect(self.EFFECT_KIND, mbarrier=self.mbarrier, phase=self.phase)
@@ -213,7 +208,7 @@ class MbarrierWaitParityOp(_MbarrierOp):
     def verify_(self) -> None:
         super().verify_()
         if (p := constant_int(self.parity)) is not None:
-            _check(isa.parity_error(p))
+            verify_isa(isa.parity_error(p))
 
     def tmem_effect(self) -> TMEMEffect:
         return TMEMEffect(self.EFFECT_KIND, mbarrier=self.mbarrier, phase=self.parity)

@@ -26,13 +26,9 @@ from xdsl.utils.str_enum import StrEnum
 from tmem_dialect import isa
 from tmem_dialect.dialects.cta_group import CtaGroupOp
 from tmem_dialect.dialects.interfaces import TMEMEffect, TMEMEffectOp
+from tmem_dialect.dialects.nvvm import verify_isa
 from tmem_dialect.dialects.tcgen05_desc import MMAKind, MMAKindAttr, instr_descriptor_of
 from tmem_dialect.memory_model import EffectKind
-
-
-def _check(error: str | None) -> None:
-    if error is not None:
-        raise VerifyException(error)
 
 
 def _checks(errors: list[str]) -> None:
@@ -165,7 +161,7 @@ class MmaOp(CtaGroupOp, TMEMEffectOp):
         kind, cg, ws = self.isa_kind, self.cta_group_value, self.ws is not None
         if self.a.type not in (i32, i64):
             raise VerifyException(f"A is a shared-memory descriptor (i64) or a TMEM address (i32), got {self.a.type}")
-        _check(
+        verify_isa(
             isa.form_error(
                 kind, cg, ws=ws, sparse=self.sparse, a_tmem=self.a_in_tmem,
                 scale_input_d=self.scale_input_d is not None,
@@ -179,7 +175,7 @@ class MmaOp(CtaGroupOp, TMEMEffectOp):
         if not kind.block_scaled and any(has_scales):
             raise VerifyException(f"kind::{kind.value} takes no scale factors (only mxf8f6f4, mxf4, mxf4nvf4 do)")
         if self.scale_input_d is not None:
-            _check(isa.scale_input_d_error(self.scale_input_d.value.data))
+            verify_isa(isa.scale_input_d_error(self.scale_input_d.value.data))
         if (mask := self.disable_output_lane) is not None:
             want = VectorType(i32, [isa.disable_output_lane_count(cg)])
             if mask.type != want:

@@ -17,11 +17,12 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.dialects.nvvm import constant_int
+from tmem_dialect.dialects.nvvm_cluster import MapaOp
 from tmem_dialect.passes.cfg import CFG, Node
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, COMPARISONS, apply_binary, bitwidth, compare
 
 CTA_RANK = "nvvm.read.ptx.sreg.cluster.ctarank"
-MAPA = "nvvm.mapa"
+MAPA = MapaOp.name
 
 
 def value_at_rank(value: SSAValue, rank: int, depth: int = 32) -> int | None:
@@ -91,17 +92,6 @@ class ClusterRanks:
                           if (v := value_at_rank(branch.condition, r)) is not None and bool(v) is not sense}
             self._memo[node] = frozenset(ranks)
         return self._memo[node]
-
-    def targets(self, op: Operation, rank_value: SSAValue | None) -> dict[int, int] | None:
-        """For each rank running `op`, the rank whose mbarrier it names: its own (no mapa) or
-        the mapa's target; None when a target is not decided by the rank."""
-        found: dict[int, int] = {}
-        for rank in self.running(op):
-            target = rank if rank_value is None else value_at_rank(rank_value, rank)
-            if target is None or not 0 <= target < self.size:
-                return None
-            found[rank] = target
-        return found
 
 
 def mapa_rank(pointer: SSAValue, limit: int = 64) -> SSAValue | None:

@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 
 from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.nvvm_sync import ClusterArriveOp, ClusterArriveRelaxedOp
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis import messages_mbarriers as text
@@ -28,7 +29,7 @@ INIT = "mbarrier-init"
 USES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.MBARRIER_WAIT,
                   EffectKind.MBARRIER_EXPECT_TX, EffectKind.TMA_LOAD})
 _REMOTE_USES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE, EffectKind.TMA_LOAD})
-CLUSTER_ARRIVES = frozenset({"nvvm.cluster.arrive", "nvvm.cluster.arrive.relaxed"})
+CLUSTER_ARRIVES = frozenset({ClusterArriveOp.name, ClusterArriveRelaxedOp.name})
 
 
 class MbarrierInitRules:
