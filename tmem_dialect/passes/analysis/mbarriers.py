@@ -36,6 +36,7 @@ from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import HANDOFF, EffectKind, wait_retiring
 from tmem_dialect.passes.analysis import messages_mbarriers as text
 from tmem_dialect.passes.analysis.carried_rules import CarriedRingRules
+from tmem_dialect.passes.analysis.chains import Chains
 from tmem_dialect.passes.analysis.cluster_arrivals import ClusterArrivalRules
 from tmem_dialect.passes.analysis.cluster_ranks import MAPA
 from tmem_dialect.passes.analysis.ops import Action, OpInfo, name_of
@@ -270,6 +271,8 @@ class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
         """Whether mbarrier phases order `a` (warp wa) and `b` (warp wb) one way or the other,
         and, when that release repeats in a loop, the other way as well (the next instance of
         the released access comes after the observer's access)."""
+        if self._chain_order(a, b, wa, wb):
+            return Order.ORDERED
         ring = self._ring_order(a, b, wa, wb)
         if ring is not None:
             return ring
@@ -290,6 +293,21 @@ class MbarrierRules(ClusterArrivalRules, CarriedRingRules):
                 return Order.REPORTED
             return Order.ORDERED
         return None
+
+    def _chain_order(self, a: OpInfo, b: OpInfo, wa: int, wb: int) -> bool:
+        """An mma/cp/shift of one elected thread whose every instance before the other op a
+        wait of every warp has seen complete (chains.py: a software-pipelined commit chain)."""
+        for first_, second, w in ((a, b, wa), (b, a, wb)):
+            if first_.kind in _COMMITTED and self._chains.orders(first_.op, w, second.op):
+                return True
+        return False
+
+    @property
+    def _chains(self) -> Chains:
+        found = self.__dict__.get("_chains_memo")
+        if found is None:
+            found = self.__dict__["_chains_memo"] = Chains(self.function, self.cfg, self.values, self.effects)
+        return found
 
     # ---- rings ------------------------------------------------------------------------------
 

@@ -1,0 +1,613 @@
+"""mbarrier chains of one elected thread: the kernel's CTA-uniform skeleton run for that thread over every trip count, to prove which of its mma/cp/shift a later wait has seen complete.
+
+The ring rules (rings.py, carried.py) name a phase by a closed form of a loop counter. A
+software-pipelined loop does not have one: Triton's tl.dot commits once before its loop, waits
+in iteration t for the commit of iteration t - 1 and commits to stage (t + 1) % 2, and after
+the loop waits on the exit values of the carried stage address and parity. Whether that last
+wait observes the last commit depends on the carried registers and on whether the loop ran at
+all, which only running the code decides.
+
+So this module runs it, abstractly, for the elected thread of each warp (the thread that
+issues the warp's tcgen05 work), over the kernel's blocks:
+
+- The values an mbarrier op's address, parity or count are computed from are evaluated
+  exactly: integers, and CTA-uniform opaque values (the shared window's base) plus a constant
+  byte offset. Block arguments on that slice (a ring's carried stage, address and phase) are
+  carried along; the rest is not.
+- A branch whose condition the values decide goes one way; one that thread ids decide for the
+  warp goes that way (split by values.py; elect.sync is true in the thread we follow); any
+  other goes both ways, and the path remembers its choice until the condition is computed
+  again (a loop's exit test is a new choice each iteration). Every trip count is run: a path
+  stops when its whole state repeats, which it does because the slice is periodic.
+- An mbarrier counts the releases (tcgen05.commit, arrive with count 1) it has had on the
+  path. tcgen05.commit completes a phase when all prior async tcgen05 ops of the thread are
+  complete (PTX ISA 9.7.16.9.1, tcgen05.commit), and `mbarrier.try_wait.parity P` returns
+  once the phase of parity P is complete, at once when the current phase has the other parity
+  (9.7.13.15.16, try_wait): with n releases so far, it observes the n-th (from 1) when n is
+  odd-even opposite to P, i.e. n & 1 != P and n >= 1.
+- On a barrier whose only releases are this thread's, a wait that this same thread executes
+  with n & 1 == P never returns (no one else can complete the phase): the path ends there.
+  That is how the loop that a prologue-less run would enter (no commit before it) is cut.
+
+What it proves: at each op, the async ops of the thread run on some path so far whose
+completion no observed wait has covered. An mma M of warp w is ordered before an op L of any
+warp when, for w's thread, M is never left uncovered at L on any path; the waits that count
+are the ones every warp executes (no thread-dependent branch decides them), so a warp that
+reaches L passed the same waits, with the same (CTA-uniform) parities. Only barriers with
+init count 1 whose every release is this thread's (one warp's elected thread) are counted;
+any mbarrier op the run does not reach or cannot evaluate the address of, a remote or
+multicast release, or control flow other than llvm.br / cond_br, and nothing is proven.
+Nothing here reports: a chain that is not proven leaves the pair to the other rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from tmem_dialect import integers
+from tmem_dialect.dialects.interfaces import TMEMEffect
+from tmem_dialect.dialects.nvvm import constant_int
+from tmem_dialect.kernel_checks import type_size
+from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.cfg import CFG
+from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, apply_binary, bitwidth
+from tmem_dialect.passes.threads import Uniformity
+from tmem_dialect.passes.values import Values, _is_election
+
+_ASYNC = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+_RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
+_LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": "or", "llvm.xor": "xor",
+          "arith.xori": "xor"}
+_IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
+_STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
+_GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
+
+
+class _Unproven(Exception):
+    """The run cannot model something it met: no chain of this kernel is proven."""
+
+
+@dataclass(frozen=True)
+class _State:
+    block: Block
+    env: frozenset[tuple[BlockArgument, object]]
+    counts: frozenset[tuple[object, int]]
+    """Releases per mbarrier so far: n below 2, else 2 + n % 2 (all a parity wait can tell)."""
+    pending: frozenset[tuple[object, frozenset[Operation]]]
+    """Per released mbarrier: the async ops run since its last release."""
+    uncovered: frozenset[Operation]
+    assume: frozenset[tuple[SSAValue, bool]]
+
+
+@dataclass(frozen=True)
+class _Aggregate:
+    """An llvm.struct value, field by field (Triton carries an mbarrier's address in one)."""
+
+    fields: tuple[object, ...]
+
+
+def _capped(n: int) -> int:
+    return n if n < 2 else 2 + (n & 1)
+
+
+class _Fork(Exception):
+    def __init__(self, condition: SSAValue):
+        self.condition = condition
+
+
+class Chains:
+    """The chain proofs of one function (built once, queried by the mbarrier rules)."""
+
+    def __init__(self, function: Operation, cfg: CFG, values: Values, effects: dict[Operation, TMEMEffect]):
+        self.cfg = cfg
+        self.values = values
+        self.effects = effects
+        self.space = values.space
+        self.ok = False
+        self._uncovered: dict[int, dict[Operation, frozenset[Operation]]] = {}
+        self._tracked_ops: dict[int, set[Operation]] = {}
+        self._observing: set[Operation] = set()
+        self._release_barriers: dict[Operation, set[object]] = {}
+        self._wait_barriers: dict[Operation, set[object]] = {}
+        self._unexplained: set[Operation] = set()
+        self._block_facts: dict[Block, tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]] = {}
+        self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
+        try:
+            self._run(function)
+            self.ok = True
+        except (_Unproven, RecursionError):
+            self._uncovered.clear()
+
+    # ---- queries ------------------------------------------------------------------------------
+
+    def orders(self, earlier: Operation, warp: int, later: Operation) -> bool:
+        """Every instance of `earlier` (an async op of warp `warp`'s elected thread) that runs
+        before `later` is complete when any warp runs `later`."""
+        if not self.ok or earlier not in self._tracked_ops.get(warp, ()):
+            return False
+        seen = self._uncovered.get(warp, {})
+        if later not in seen or earlier in seen[later] or not self._uniformly_reached(later):
+            return False
+        if set(self.cfg.loops_of(earlier)) & set(self.cfg.loops_of(later)):
+            return False
+        return not self._reaches(later, earlier)
+
+    def explains(self, op: Operation) -> bool:
+        """A wait that observes a release of a chain whenever it returns, or a release to a
+        chain's mbarrier all of whose waits are such: the ring rules' 'cannot match' (their
+        closed forms) does not apply to it."""
+        if not self.ok:
+            return False
+        if op in self._release_barriers:
+            waits = [w for w, bs in self._wait_barriers.items() if bs & self._release_barriers[op]]
+            return bool(waits) and all(self._explained(w) for w in waits)
+        return self._explained(op)
+
+    def _explained(self, wait: Operation) -> bool:
+        return wait in self._observing and wait not in self._unexplained
+
+    # ---- the run ------------------------------------------------------------------------------
+
+    def _run(self, function: Operation) -> None:
+        blocks = list(function.regions[0].blocks) if function.regions else []
+        if not blocks or any(op.regions for b in blocks for op in b.ops):
+            raise _Unproven
+        self._incoming = self._edges(blocks)
+        mbarrier_ops = [op for op, e in self.effects.items() if e.mbarrier is not None or e.kind in _RELEASES
+                        or e.kind is EffectKind.MBARRIER_INIT]
+        if not any(self.effects[op].kind is EffectKind.COMMIT for op in mbarrier_ops):
+            raise _Unproven  # no commit, no chain
+        self._tracked = self._slice(mbarrier_ops)
+        if any(self.values.uniformity(a) is not Uniformity.CTA for a in self._tracked):
+            raise _Unproven
+        self._depends: dict[SSAValue, bool] = {}
+        # First run: who releases to each mbarrier, with what init counts; second: the proofs.
+        self._simple: set[object] = set()
+        releasers: dict[object, set[int]] = {}
+        inits: dict[object, set[object]] = {}
+        others: set[object] = set()
+        visited: set[Operation] = set()
+        issuers: set[int] = set()
+        for warp in range(self.space.nwarps):
+            if self._explore(warp, blocks[0], releasers, inits, others, visited, proving=False):
+                issuers.add(warp)
+        unreached = [op for op in mbarrier_ops if op not in visited and self.effects[op].kind not in _IGNORED
+                     and self.effects[op].kind is not EffectKind.MBARRIER_WAIT]
+        if unreached:
+            raise _Unproven
+        self._simple = {b for b, ws in releasers.items()
+                        if len(ws) == 1 and inits.get(b) == {1} and b not in others}
+        if not self._simple:
+            raise _Unproven
+        for warp in sorted(issuers):  # the warps whose elected thread issues mma/cp/shift
+            self._explore(warp, blocks[0], {}, {}, set(), set(), proving=True)
+
+    def _edges(self, blocks: list[Block]) -> dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]]:
+        """Per block, its predecessors and the values they pass to its arguments."""
+        incoming: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {b: [] for b in blocks}
+        for block in blocks:
+            for target, args in self._successors(block):
+                incoming[target].append((block, args))
+        return incoming
+
+    def block_facts(self, block: Block) -> tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]:
+        """The values a block defines and its ops with an effect, in order (memoized)."""
+        found = self._block_facts.get(block)
+        if found is None:
+            defined = frozenset([r for op in block.ops for r in op.results] + list(block.args))
+            effects = tuple((op, e) for op in block.ops if (e := self.effects.get(op)) is not None)
+            found = self._block_facts[block] = (defined, effects)
+        return found
+
+    def _successors(self, block: Block) -> list[tuple[Block, tuple[SSAValue, ...]]]:
+        found = self._successor_memo.get(block)
+        if found is None:
+            found = self._successor_memo[block] = self._successors_of(block)
+        return found
+
+    def _successors_of(self, block: Block) -> list[tuple[Block, tuple[SSAValue, ...]]]:
+        term = block.last_op
+        if isinstance(term, llvm.BrOp):
+            return [(term.successors[0], tuple(term.operands))]
+        if isinstance(term, llvm.CondBrOp):
+            return [(term.successors[0], tuple(term.then_arguments)), (term.successors[1], tuple(term.else_arguments))]
+        if term is None or term.successors:
+            raise _Unproven  # a switch, or a terminator we do not know
+        return []
+
+    def _slice(self, ops: list[Operation]) -> set[BlockArgument]:
+        """The block arguments the mbarrier operands are computed from."""
+        tracked: set[BlockArgument] = set()
+        seen: set[SSAValue] = set()
+        stack: list[SSAValue] = []
+        for op in ops:
+            e = self.effects[op]
+            stack.extend(v for v in (e.mbarrier, e.phase, e.count) if v is not None)
+        while stack:
+            value = stack.pop()
+            if value in seen:
+                continue
+            seen.add(value)
+            if isinstance(value, BlockArgument):
+                tracked.add(value)
+                for _, args in self._incoming.get(value.block, ()):
+                    stack.append(args[value.index])
+                continue
+            owner = value.owner
+            if isinstance(owner, Operation) and _pure(owner):
+                stack.extend(owner.operands)
+        return tracked
+
+    def _explore(self, warp: int, entry: Block, releasers, inits, others, visited, proving: bool) -> bool:
+        """Run warp `warp`'s elected thread from `entry` over every path; whether it issued
+        an async op it alone issues."""
+        start = _State(entry, frozenset(), frozenset(), frozenset(), frozenset(), frozenset())
+        seen: set[_State] = set()
+        stack = [start]
+        uncovered = self._uncovered.setdefault(warp, {}) if proving else {}
+        tracked_ops = self._tracked_ops.setdefault(warp, set()) if proving else set()
+        while stack:
+            state = stack.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            if len(seen) > _STATE_LIMIT:
+                raise _Unproven
+            run = _Thread(self, warp, state)
+            out = run.block(releasers, inits, others, visited, uncovered, tracked_ops, proving)
+            stack.extend(out)
+        return bool(tracked_ops)
+
+    # ---- helpers ------------------------------------------------------------------------------
+
+    def depends_on_tracked(self, value: SSAValue) -> bool:
+        found = self._depends.get(value)
+        if found is None:
+            self._depends[value] = False  # a cycle: only through block arguments, handled there
+            if isinstance(value, BlockArgument):
+                found = value in self._tracked or any(
+                    self.depends_on_tracked(args[value.index]) for _, args in self._incoming.get(value.block, ()))
+            else:
+                owner = value.owner
+                found = isinstance(owner, Operation) and any(self.depends_on_tracked(o) for o in owner.operands)
+            self._depends[value] = found
+        return found
+
+    def defined_once(self, value: SSAValue) -> bool:
+        if isinstance(value, BlockArgument):
+            ops = list(value.block.ops)
+            op = ops[0] if ops else None
+        else:
+            op = value.owner if isinstance(value.owner, Operation) else None
+        return op is not None and op in self.cfg.node_of and not self.cfg.loops_of(op)
+
+    def _uniformly_reached(self, op: Operation) -> bool:
+        """Whether `op` runs is decided by CTA-uniform conditions only."""
+        node = self.cfg.node_of.get(op)
+        if node is None:
+            return False
+        return all(b.branch is not None and b.branch.condition is not None
+                   and self.values.uniformity(b.branch.condition) is Uniformity.CTA
+                   for b in self.cfg.controlling_branches(node))
+
+    def _reaches(self, source: Operation, target: Operation) -> bool:
+        start, goal = self.cfg.node_of.get(source), self.cfg.node_of.get(target)
+        if start is None or goal is None:
+            return True
+        if start is goal and source.is_before_in_block(target):
+            return True
+        seen, stack = set(), [e.target for e in start.succs]
+        while stack:
+            n = stack.pop()
+            if n is goal:
+                return True
+            if n not in seen:
+                seen.add(n)
+                stack.extend(e.target for e in n.succs)
+        return False
+
+    def single_thread(self, op: Operation) -> bool:
+        """`op` runs in one thread of its warp: its block is the taken side of a branch on
+        elect.sync's predicate (or a conjunction with it), as predicated PTX imports."""
+        block = op.parent_block()
+        preds = self._incoming.get(block, []) if block is not None else []
+        if len(preds) != 1:
+            return False
+        term = preds[0][0].last_op
+        return (isinstance(term, llvm.CondBrOp) and term.successors[0] is block
+                and term.successors[1] is not block and _elected(term.cond))
+
+
+def _elected(condition: SSAValue) -> bool:
+    if _is_election(condition):
+        return True
+    owner = condition.owner
+    return isinstance(owner, Operation) and owner.name in ("llvm.and", "arith.andi") and any(
+        _elected(o) for o in owner.operands)
+
+
+def _pure(op: Operation) -> bool:
+    return (op.name in BINARY_BY_NAME or op.name in CASTS or op.name in (
+        "llvm.select", "arith.select", "llvm.icmp", "arith.cmpi", "llvm.getelementptr", "llvm.mlir.constant",
+        "arith.constant", "llvm.extractvalue", "llvm.insertvalue", "llvm.mlir.undef", "llvm.mlir.poison"))
+
+
+def _constant(value: SSAValue) -> int | None:
+    """A constant's value, read as the signless integer it is (integers.constant_value)."""
+    c = constant_int(value)
+    width = bitwidth(value.type)
+    return integers.constant_value(c, width) if c is not None and width is not None else c
+
+
+class _Thread:
+    """One step of the run: the state's block, executed for the elected thread of `warp`."""
+
+    def __init__(self, chains: Chains, warp: int, state: _State):
+        self.chains = chains
+        self.warp = warp
+        self.state = state
+        self.env = dict(state.env)
+        self.assume = set(state.assume)
+        self.memo: dict[SSAValue, object] = {}
+
+    # ---- values -------------------------------------------------------------------------------
+
+    def int_of(self, value: SSAValue) -> object:
+        """An int, (symbol, byte offset) for a CTA-uniform opaque base, or None (unknown)."""
+        if value in self.memo:
+            return self.memo[value]
+        found = self._int_of(value)
+        self.memo[value] = found
+        return found
+
+    def _int_of(self, value: SSAValue) -> object:
+        c = _constant(value)
+        if c is not None:
+            return c
+        if isinstance(value, BlockArgument):
+            if value in self.env:
+                return self.env[value]
+            return self._opaque(value)
+        owner = value.owner
+        width = bitwidth(value.type)
+        if isinstance(owner, llvm.AddressOfOp):
+            return (("global", owner.global_name.root_reference.data), 0)
+        if owner.name in CASTS and len(owner.operands) == 1:
+            inner = self.int_of(owner.operands[0])
+            if isinstance(inner, int) and width is not None:
+                if owner.name in ("llvm.sext", "arith.extsi"):
+                    src = bitwidth(owner.operands[0].type) or 64
+                    return integers.as_signed(integers.wrap(inner, src), src)
+                return integers.wrap(inner, width) if owner.name in ("llvm.zext", "arith.extui") else \
+                    integers.as_signed(inner, width)
+            return inner if inner is not None else self._opaque(value)
+        kind = BINARY_BY_NAME.get(owner.name)
+        if kind is not None and len(owner.operands) == 2 and width is not None:
+            a, b = (self.int_of(o) for o in owner.operands)
+            if isinstance(a, int) and isinstance(b, int):
+                r = apply_binary(kind, a, b, width)
+                return integers.as_signed(int(r), width) if r is not None else self._opaque(value)
+            if kind in ("add", "sub") and isinstance(a, tuple) and isinstance(b, int):
+                return (a[0], a[1] + (b if kind == "add" else -b))
+            if kind == "add" and isinstance(b, tuple) and isinstance(a, int):
+                return (b[0], b[1] + a)
+            return self._opaque(value)
+        if isinstance(owner, llvm.GEPOp):
+            return self._gep(owner, value)
+        if owner.name in ("llvm.mlir.undef", "llvm.mlir.poison") and isinstance(value.type, llvm.LLVMStructType):
+            return _Aggregate((None,) * len(value.type.types))
+        if isinstance(owner, (llvm.ExtractValueOp, llvm.InsertValueOp)):
+            return self._aggregate(owner, value)
+        if owner.name in ("llvm.select", "arith.select"):
+            cond = self._truth_or_none(owner.operands[0])
+            if cond is not None:
+                return self.int_of(owner.operands[1] if cond else owner.operands[2])
+            return self._opaque(value)
+        if owner.name in ("llvm.icmp", "arith.cmpi"):
+            t = self._truth_or_none(value)
+            return int(t) if t is not None else None
+        return self._opaque(value)
+
+    def _aggregate(self, owner: Operation, value: SSAValue) -> object:
+        position = tuple(owner.position.get_values())  # type: ignore[attr-defined]
+        container = self.int_of(owner.operands[0])
+        if len(position) != 1 or not isinstance(container, _Aggregate) or position[0] >= len(container.fields):
+            return None if isinstance(owner, llvm.InsertValueOp) else self._opaque(value)
+        i = position[0]
+        if isinstance(owner, llvm.ExtractValueOp):
+            field = container.fields[i]
+            return field if field is not None else self._opaque(value)
+        fields = list(container.fields)
+        fields[i] = self.int_of(owner.operands[1])
+        return _Aggregate(tuple(fields))
+
+    def _gep(self, owner: llvm.GEPOp, value: SSAValue) -> object:
+        indices = tuple(owner.rawConstantIndices.iter_values())
+        size = type_size(owner.elem_type)
+        base = self.int_of(owner.ptr)
+        if len(indices) != 1 or size is None or base is None:
+            return self._opaque(value)
+        index = self.int_of(owner.ssa_indices[0]) if indices[0] == _GEP_DYNAMIC else indices[0]
+        if not isinstance(index, int):
+            return self._opaque(value)
+        if isinstance(base, tuple):
+            return (base[0], base[1] + index * size)
+        return base + index * size
+
+    def _opaque(self, value: SSAValue) -> object:
+        """A CTA-uniform value the slice does not feed, defined once (outside every loop): a
+        symbol of its own. (A value a loop defines again would be one symbol for many values.)"""
+        chains = self.chains
+        if chains.values.uniformity(value) is Uniformity.CTA and not chains.depends_on_tracked(value) \
+                and chains.defined_once(value):
+            return (("value", value), 0)
+        return None
+
+    def truth(self, value: SSAValue) -> object:
+        """True / False for this thread, or the condition to fork on (raises _Fork)."""
+        for sense in (True, False):
+            if (value, sense) in self.assume:
+                return sense
+        c = _constant(value)
+        if c is not None:
+            return bool(c & 1)
+        split = self.chains.values.split(value)
+        bit = 1 << self.warp
+        if split is not None and bool(split.may_true & bit) != bool(split.may_false & bit):
+            return bool(split.may_true & bit)
+        if _is_election(value):
+            return True  # the thread we follow is the elected one
+        owner = value.owner
+        if isinstance(owner, Operation):
+            name = owner.name
+            logic = _LOGIC.get(name)
+            if logic is not None and len(owner.operands) == 2:
+                a = self._truth_or_none(owner.operands[0])
+                b = self._truth_or_none(owner.operands[1])
+                dominant = {"and": False, "or": True}.get(logic)
+                if dominant is not None and dominant in (a, b):
+                    return dominant  # decided by one side, whatever the other is
+                if a is None:
+                    self.truth(owner.operands[0])  # the unknown it meets is the one to fork on
+                if b is None:
+                    self.truth(owner.operands[1])
+                return {"and": a and b, "or": a or b}.get(logic, a != b)
+            elif name in ("llvm.icmp", "arith.cmpi"):
+                found = self._compare(owner)
+                if found is not None:
+                    return found
+            elif name in ("llvm.select", "arith.select"):
+                cond = self.truth(owner.operands[0])
+                return self.truth(owner.operands[1] if cond else owner.operands[2])
+        raise _Fork(value)
+
+    def _truth_or_none(self, value: SSAValue) -> bool | None:
+        try:
+            found = self.truth(value)
+        except _Fork:
+            return None
+        return found if isinstance(found, bool) else None
+
+    def _compare(self, op: Operation) -> bool | None:
+        pred = op.properties.get("predicate") or op.attributes.get("predicate")
+        if not isinstance(pred, IntegerAttr):
+            return None
+        names = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+        name = names[pred.value.data]
+        a, b = (self.int_of(o) for o in op.operands)
+        if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] and name in ("eq", "ne"):
+            return (a[1] == b[1]) == (name == "eq")
+        if not (isinstance(a, int) and isinstance(b, int)):
+            return None
+        width = bitwidth(op.operands[0].type) or 64
+        if name.startswith("u"):
+            a, b = integers.as_unsigned(a, width), integers.as_unsigned(b, width)
+        return {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b,
+                "ult": a < b, "ule": a <= b, "ugt": a > b, "uge": a >= b}[name]
+
+    # ---- one block ----------------------------------------------------------------------------
+
+    def block(self, releasers, inits, others, visited, uncovered, tracked_ops, proving: bool) -> list[_State]:
+        chains, state = self.chains, self.state
+        counts, pending = dict(state.counts), dict(state.pending)
+        open_ops = state.uncovered
+        # The block's values are computed again: choices made on them before no longer hold.
+        defined, effects = chains.block_facts(state.block)
+        if self.assume:
+            self.assume = {(v, s) for v, s in self.assume if v not in defined}
+        for op, effect in effects:
+            if proving:
+                uncovered[op] = uncovered.get(op, frozenset()) | open_ops
+            visited.add(op)
+            kind = effect.kind
+            if kind in _ASYNC:
+                if not chains.single_thread(op):
+                    continue  # issued by more threads than the one we follow: not tracked
+                tracked_ops.add(op)
+                open_ops = open_ops | {op}
+                pending = {b: ops | {op} for b, ops in pending.items()}
+                continue
+            if effect.mbarrier is None or kind in _IGNORED:
+                continue
+            barrier = self.int_of(effect.mbarrier)
+            if kind is EffectKind.MBARRIER_WAIT:
+                if not proving or op.results:
+                    continue  # a test_wait's result says whether it observed anything
+                step = self._wait(op, effect, barrier, counts, pending, open_ops)
+                if step is None:
+                    return []  # the wait never returns on this path
+                open_ops = step
+                continue
+            if barrier is None:
+                raise _Unproven  # a release or init that may reach any mbarrier
+            if kind is EffectKind.MBARRIER_INIT:
+                count = self.int_of(effect.count) if effect.count is not None else None
+                inits.setdefault(barrier, set()).add(count)
+                continue
+            plain = kind in _RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
+                and effect.multicast is None and chains.single_thread(op)
+            if not plain:
+                others.add(barrier)
+                continue
+            releasers.setdefault(barrier, set()).add(self.warp)
+            if proving and barrier in chains._simple:
+                chains._release_barriers.setdefault(op, set()).add(barrier)
+            counts[barrier] = _capped(counts.get(barrier, 0) + 1)
+            pending[barrier] = frozenset()
+        return self._next(counts, pending, open_ops)
+
+    def _count_is_one(self, effect: TMEMEffect) -> bool:
+        return effect.count is None or self.int_of(effect.count) == 1
+
+    def _wait(self, op, effect, barrier, counts, pending, open_ops) -> frozenset[Operation] | None:
+        """The uncovered async ops after a wait; None: it never returns."""
+        chains = self.chains
+        parity = self.int_of(effect.phase) if effect.phase is not None else None
+        if barrier not in chains._simple or not isinstance(parity, int):
+            chains._unexplained.add(op)
+            return open_ops
+        chains._wait_barriers.setdefault(op, set()).add(barrier)
+        n = counts.get(barrier, 0)
+        if n & 1 == parity & 1:
+            return None  # its only releaser is this thread, stuck here
+        if n == 0 or not chains._uniformly_reached(op):
+            chains._unexplained.add(op)
+            return open_ops
+        chains._observing.add(op)
+        return open_ops & pending.get(barrier, frozenset())
+
+    def _next(self, counts, pending, open_ops) -> list[_State]:
+        block = self.state.block
+        successors = self.chains._successors(block)
+        term = block.last_op
+        taken: list[tuple[Block, tuple[SSAValue, ...], frozenset]] = []
+        if isinstance(term, llvm.CondBrOp):
+            # Fork on each unknown the condition meets until it is decided under every choice.
+            choices = [frozenset(self.assume)]
+            while choices:
+                assume = choices.pop()
+                self.assume, self.memo = set(assume), {}
+                try:
+                    sense = self.truth(term.cond)
+                except _Fork as fork:
+                    choices.extend(assume | {(fork.condition, s)} for s in (True, False))
+                    continue
+                taken.append((*successors[0 if sense else 1], assume))
+        elif successors:
+            taken.append((*successors[0], frozenset(self.assume)))
+        out = []
+        packed_counts, packed_pending = frozenset(counts.items()), frozenset(pending.items())
+        for target, args, assume in taken:
+            self.assume, self.memo = set(assume), {}
+            env = dict(self.env)
+            for arg, value in zip(target.args, args):
+                if arg in self.chains._tracked:
+                    env[arg] = self.int_of(value)
+            out.append(_State(target, frozenset(env.items()), packed_counts,
+                              packed_pending, open_ops, assume))
+        return out
+
