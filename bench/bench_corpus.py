@@ -22,9 +22,7 @@ import argparse
 import cProfile
 import io
 import json
-import math
 import pstats
-import resource
 import subprocess
 import sys
 import tempfile
@@ -32,29 +30,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from tmem_dialect.diagnostics import capture  # noqa: E402
-from tmem_dialect.frontend import import_ptx  # noqa: E402
-from tmem_dialect.lowering.ptxas import find_ptxas  # noqa: E402
-from tmem_dialect.passes.analysis import Options as VerifyOptions  # noqa: E402
-from tmem_dialect.passes.verify import verify_module  # noqa: E402
+from bench_frontend import best_of
+
+from tmem_dialect.diagnostics import capture
+from tmem_dialect.frontend import import_ptx
+from tmem_dialect.lowering.ptxas import find_ptxas
+from tmem_dialect.passes.analysis import Options as VerifyOptions
+from tmem_dialect.passes.verify import verify_module
 
 CORPUS = ROOT / "tests" / "corpus"
-
-
-def cpu_time() -> float:
-    """CPU seconds of this process and its finished children (ptxas): robust to a shared, loaded machine."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def best_of(repeat: int, step) -> float:  # type: ignore[no-untyped-def]
-    best = math.inf
-    for _ in range(repeat):
-        start = cpu_time()
-        step()
-        best = min(best, cpu_time() - start)
-    return best
 
 
 class Case:
@@ -96,7 +82,8 @@ def measure(case: Case, repeat: int, ptxas: str, tmp: Path) -> dict[str, float]:
 
 
 def profile(case: Case, top: int) -> None:
-    for label, step in (("import", case.load), ("tmem-verify", lambda m=case.load(): case.verify(m))):
+    module = case.load()
+    for label, step in (("import", case.load), ("tmem-verify", lambda: case.verify(module))):
         profiler = cProfile.Profile()
         profiler.runcall(step)
         out = io.StringIO()
