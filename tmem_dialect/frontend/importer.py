@@ -132,6 +132,15 @@ class ModuleImporter:
         return op
 
 
+_DEFAULT_PROPERTIES: dict[type[Operation], dict[str, Attribute]] = {}
+
+
+def _default_properties(cls: type[Operation], operands: list[SSAValue], result_type: Attribute) -> dict[str, Attribute]:
+    """The properties `cls`'s __init__ gives a binary op of these operands, or a cast of one operand to `result_type`."""
+    op = cls(*operands) if len(operands) == 2 else cls(operands[0], result_type)  # type: ignore[call-arg]
+    return dict(op.properties)
+
+
 def build_blocks(fn: Function, source) -> list[BasicBlock]:
     """Split the body at labels and after branches; a guarded instruction gets its own block.
 
@@ -396,6 +405,19 @@ class FunctionImporter:
         self.current.block.add_op(op)
         return op
 
+    def build(self, cls: type[Operation], operands: list[SSAValue], result_type: Attribute,
+              properties: dict[str, Attribute] | None = None) -> SSAValue:
+        """The result of a `cls` op added at the instruction, built by `create`: the op's own
+        __init__ builds its default properties and rebuilds its argument lists on every call,
+        most of the import's cost. Without `properties`, those a `cls(*operands)` builds
+        (the same for every op of the class: binary ops, casts)."""
+        if properties is None:
+            properties = _DEFAULT_PROPERTIES.get(cls)
+            if properties is None:
+                properties = _DEFAULT_PROPERTIES[cls] = _default_properties(cls, operands, result_type)
+        op = cls.create(operands=operands, result_types=[result_type], properties=properties)
+        return self.add(op).results[0]
+
     def add_in_entry(self, op: Operation) -> Operation:
         op.location = self.module.loc(self.ins.start if self.ins is not None else self.fn.start)
         block = self.entry.block
@@ -429,7 +451,8 @@ class FunctionImporter:
         found = self.constants.get(key)
         if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
             attr: Attribute = IntegerAttr(v, t) if isinstance(t, IntegerType) else FloatAttr(v, t)  # type: ignore[arg-type]
-            found = self.constants[key] = self.add_in_entry(llvm.ConstantOp(attr, t)).results[0]
+            op = llvm.ConstantOp.create(properties={"value": attr}, result_types=[t])
+            found = self.constants[key] = self.add_in_entry(op).results[0]
         return found
 
     def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:
@@ -441,7 +464,7 @@ class FunctionImporter:
             if operand.negated:
                 if T.bits(value.type) != 1:
                     raise Invalid("'!' negates predicates only")
-                value = self.add(llvm.XOrOp(value, self.constant(1, IntegerType(1)))).results[0]
+                value = self.build(llvm.XOrOp, [value, self.constant(1, T.int_type(1))], value.type)
             return self.coerce(value, t, signed)
         if isinstance(operand, Imm):
             if T.is_float(t) and not operand.is_float:
@@ -459,12 +482,12 @@ class FunctionImporter:
             return value
         hb, tb = T.bits(have), T.bits(t)
         if T.is_float(have):
-            value = self.add(llvm.BitcastOp(value, IntegerType(hb))).results[0]
+            value = self.build(llvm.BitcastOp, [value], T.int_type(hb))
             return self.coerce(value, t, signed)
         if T.is_float(t):
             if hb != tb:
-                value = self.coerce(value, IntegerType(tb), signed)
-            return self.add(llvm.BitcastOp(value, t)).results[0]
+                value = self.coerce(value, T.int_type(tb), signed)
+            return self.build(llvm.BitcastOp, [value], t)
         if not isinstance(have, IntegerType) or not isinstance(t, IntegerType):
             raise Invalid(f"cannot use a {have} value as {t}")
         owner = value.owner
@@ -474,10 +497,10 @@ class FunctionImporter:
                 bits_value -= 1 << hb
             return self.constant(bits_value, t)
         if hb > tb:
-            return self.add(llvm.TruncOp(value, t)).results[0]
+            return self.build(llvm.TruncOp, [value], t)
         if signed and hb > 1:
-            return self.add(llvm.SExtOp(value, t)).results[0]
-        return self.add(llvm.ZExtOp(value, t)).results[0]
+            return self.build(llvm.SExtOp, [value], t)
+        return self.build(llvm.ZExtOp, [value], t)
 
     def write(self, operand: Operand, value: SSAValue, signed: bool = False) -> None:
         if not isinstance(operand, Reg) or operand.negated:

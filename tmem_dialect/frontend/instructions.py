@@ -8,9 +8,10 @@ opaque op with a warning under --allow-unmodelled): nothing is dropped.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnregisteredOp, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntAttr, IntegerAttr, StringAttr, UnregisteredOp, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
 from tmem_dialect.frontend import ops_async, ops_call, ops_cluster, ops_memory, ops_scalar, ops_sync, ops_tma, ops_warp
@@ -130,7 +131,7 @@ def address(ctx: FunctionImporter, operand: Address, space: int) -> SSAValue:
     """The pointer `[base+offset]` in address space `space` (i8 steps, which the emitter folds)."""
     if operand.coordinates is not None:
         raise Invalid("a tensor address [tensor-map, {coordinates}] is taken only by the TMA instructions")
-    ptr_type = llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
+    ptr_type = T.pointer_type(space)
     base = operand.base
     if isinstance(base, Symbol):
         glob = ctx.module.globals.get(base.name)
@@ -139,18 +140,28 @@ def address(ctx: FunctionImporter, operand: Address, space: int) -> SSAValue:
         glob_space = glob.addr_space.value.data
         if glob_space != space and space != 0:
             raise Invalid(f"'{base.name}' is not in this state space")
-        ptr = ctx.add(llvm.AddressOfOp(base.name, llvm.LLVMPointerType(IntAttr(glob_space)))).results[0]
+        ptr = ctx.add(llvm.AddressOfOp(base.name, T.pointer_type(glob_space))).results[0]
         if space == 0 and glob_space != 0:
             raise Unmodelled("a generic access to a variable of another state space")
     elif isinstance(base, Reg):
         width = 32 if base.var.type.endswith("32") else 64
-        value = ctx.read(base, IntegerType(width))
-        ptr = ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[ptr_type])).results[0]
+        value = ctx.read(base, T.int_type(width))
+        ptr = ctx.build(llvm.IntToPtrOp, [value], ptr_type, _NO_PROPERTIES)
     elif isinstance(base, Imm):
         value = ctx.constant(int(base.value), i64)
-        ptr = ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[ptr_type])).results[0]
+        ptr = ctx.build(llvm.IntToPtrOp, [value], ptr_type, _NO_PROPERTIES)
     else:
         raise Invalid("unsupported address base")
     if operand.offset:
-        ptr = ctx.add(llvm.GEPOp(ptr, [operand.offset], IntegerType(8), result_type=ptr.type)).results[0]  # type: ignore[arg-type]
+        ptr = ctx.build(llvm.GEPOp, [ptr], ptr.type, _byte_step(operand.offset))
     return ptr
+
+
+_NO_PROPERTIES: dict[str, Attribute] = {}
+
+
+@cache
+def _byte_step(offset: int) -> dict[str, Attribute]:
+    """The properties of `llvm.getelementptr %p[offset] : i8` (as GEPOp's __init__ builds them)."""
+    return {"rawConstantIndices": DenseArrayBase.from_list(i32, [offset]), "elem_type": T.int_type(8),
+            "noWrapFlags": IntegerAttr(0, 32)}

@@ -8,6 +8,8 @@ at the line), not approximated.
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -60,12 +62,25 @@ def operands(ins: Instruction, n: int) -> list:
     return ins.operands
 
 
+def arith(ctx: FunctionImporter, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+    """`cls(a, b)`, a binary integer op, added at the instruction (built by ctx.build)."""
+    return ctx.build(cls, [a, b], a.type)
+
+
+@cache
+def _predicate(pred: str) -> dict[str, Attribute]:
+    return {"predicate": IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), 64)}
+
+
 def icmp(ctx: FunctionImporter, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
-    return v(ctx, llvm.ICmpOp(a, b, IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), 64)))
+    return ctx.build(llvm.ICmpOp, [a, b], i1, _predicate(pred))
+
+
+_SELECT = {"fastmathFlags": llvm.FastMathAttr(None)}  # the properties llvm.SelectOp's __init__ gives
 
 
 def select(ctx: FunctionImporter, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-    return v(ctx, llvm.SelectOp(c, a, b))
+    return ctx.build(llvm.SelectOp, [c, a, b], a.type, _SELECT)  # type: ignore[arg-type]
 
 
 def const(ctx: FunctionImporter, value: int, t: Attribute) -> SSAValue:
@@ -99,7 +114,7 @@ def binary(ctx: FunctionImporter, ins: Instruction) -> None:
                    ("rem", True): llvm.SRemOp, ("rem", False): llvm.URemOp}[(head, signed)]
         ctx.write(d, v(ctx, op_type(x, y)), signed)
         return
-    ctx.write(d, v(ctx, _INT_BINARY[head](x, y)), signed)  # type: ignore[misc]
+    ctx.write(d, arith(ctx, _INT_BINARY[head], x, y), signed)  # type: ignore[arg-type]
 
 
 def logic(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -109,7 +124,7 @@ def logic(ctx: FunctionImporter, ins: Instruction) -> None:
     d, a, b = operands(ins, 3)
     t = T.operand_type(ptype)
     reject(ins, set())
-    ctx.write(d, v(ctx, _INT_BINARY[head](ctx.read(a, t), ctx.read(b, t))))  # type: ignore[misc]
+    ctx.write(d, arith(ctx, _INT_BINARY[head], ctx.read(a, t), ctx.read(b, t)))  # type: ignore[arg-type]
 
 
 def unary(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -185,11 +200,11 @@ def _product(ctx: FunctionImporter, ins: Instruction, t: Attribute, x: SSAValue,
     width = T.bits(t)
     if "hi" in mods or "wide" in mods:
         wide = itype(2 * width)
-        p = v(ctx, llvm.MulOp(_extend(ctx, x, wide, signed), _extend(ctx, y, wide, signed)))
+        p = arith(ctx, llvm.MulOp, _extend(ctx, x, wide, signed), _extend(ctx, y, wide, signed))
         if "wide" in mods:
             return p
         return v(ctx, llvm.TruncOp(v(ctx, llvm.LShrOp(p, const(ctx, width, wide))), t))
-    return v(ctx, llvm.MulOp(x, y))
+    return arith(ctx, llvm.MulOp, x, y)
 
 
 def mad(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -203,7 +218,7 @@ def mad(ctx: FunctionImporter, ins: Instruction) -> None:
         return
     signed = T.is_signed(ptype)
     p = _product(ctx, ins, t, ctx.read(a, t, signed), ctx.read(b, t, signed))
-    ctx.write(d, v(ctx, llvm.AddOp(p, ctx.read(c, p.type, signed))), signed)
+    ctx.write(d, arith(ctx, llvm.AddOp, p, ctx.read(c, p.type, signed)), signed)
 
 
 def fma(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -228,7 +243,7 @@ def shift(ctx: FunctionImporter, ins: Instruction) -> None:
             result = ctx.constant(0, t) if not signed else v(ctx, llvm.AShrOp(x, const(ctx, width - 1, t)))
         else:
             op_type = llvm.ShlOp if head == "shl" else (llvm.AShrOp if signed else llvm.LShrOp)
-            result = v(ctx, op_type(x, const(ctx, amount, t)))
+            result = arith(ctx, op_type, x, const(ctx, amount, t))
         ctx.write(d, result)
         return
     amount32 = ctx.read(b, i32)
@@ -239,7 +254,7 @@ def shift(ctx: FunctionImporter, ins: Instruction) -> None:
         return
     op_type = llvm.ShlOp if head == "shl" else llvm.LShrOp
     safe = select(ctx, clamp, const(ctx, 0, i32), amount32)
-    shifted = v(ctx, op_type(x, ctx.coerce(safe, t)))
+    shifted = arith(ctx, op_type, x, ctx.coerce(safe, t))
     ctx.write(d, select(ctx, clamp, const(ctx, 0, t), shifted))
 
 

@@ -9,9 +9,11 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntAttr,
     IntegerType,
     VectorType,
 )
+from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
 from tmem_dialect.lowering.ptx_values import is_float, scalar_bits  # noqa: F401 (is_float: T.is_float)
@@ -38,6 +40,18 @@ def operand_type(ptx: str) -> Attribute:
 
 register_type = operand_type
 storage_type = operand_type
+
+
+@cache
+def int_type(width: int) -> IntegerType:
+    """`i<width>`, built once (building and checking a type costs as much as an op's body)."""
+    return IntegerType(width)
+
+
+@cache
+def pointer_type(space: int) -> LLVMPointerType:
+    """`!llvm.ptr<space>` (`!llvm.ptr` for the generic space 0), built once."""
+    return LLVMPointerType(IntAttr(space)) if space else LLVMPointerType()
 
 
 def bits(t: Attribute) -> int:
