@@ -166,7 +166,7 @@ class Chains:
             raise _Unproven
         self._depends: dict[SSAValue, bool] = {}
         # First run: who releases to each mbarrier, with what init counts; second: the proofs.
-        self._simple: set[object] = set()
+        self._simple: dict[object, int] = {}
         releasers: dict[object, set[int]] = {}
         inits: dict[object, set[object]] = {}
         others: set[object] = set()
@@ -179,7 +179,8 @@ class Chains:
                      and self.effects[op].kind is not EffectKind.MBARRIER_WAIT]
         if unreached:
             raise _Unproven
-        self._simple = {b for b, ws in releasers.items()
+        # An mbarrier of a chain: init count 1, released by one warp's elected thread only.
+        self._simple = {b: next(iter(ws)) for b, ws in releasers.items()
                         if len(ws) == 1 and inits.get(b) == {1} and b not in others}
         if not self._simple:
             raise _Unproven
@@ -567,8 +568,8 @@ class _Thread:
         """The uncovered async ops after a wait; None: it never returns."""
         chains = self.chains
         parity = self.int_of(effect.phase) if effect.phase is not None else None
-        if barrier not in chains._simple or not isinstance(parity, int):
-            chains._unexplained.add(op)
+        if chains._simple.get(barrier) != self.warp or not isinstance(parity, int):
+            chains._unexplained.add(op)  # another warp's barrier: its phases are not counted here
             return open_ops
         chains._wait_barriers.setdefault(op, set()).add(barrier)
         n = counts.get(barrier, 0)
