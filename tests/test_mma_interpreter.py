@@ -7,8 +7,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tmem_dialect.diagnostics import Severity
-
 pytest.importorskip("tmem_dialect.dialects.tcgen05_mma", reason="the tcgen05.mma ops (branch mma) are not in this tree")
 
 from tmem_dialect.interpreter import run_kernel
@@ -316,17 +314,3 @@ def test_mma_overwriting_d_that_an_ld_still_reads_and_its_twin():
                    + SECOND_MMA + SECOND_WAIT + "  scf.if %is_warp0 {\n    tcgen05.fence after_thread_sync\n")
     _, _, res = run(late)
     assert res.errors == [], res.render()
-
-
-def test_what_the_numerics_leave_out_is_a_warning_at_the_mma():
-    """disable-output-lane is not modelled: a mask that disables lanes is a warning at the mma
-    (once), and the rest of the kernel runs as before, its ordering checks included; a mask of
-    zeros disables nothing and says nothing."""
-    text = variant("tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate : i64",
-                   "tcgen05.mma f16 %d, %desc_a, %desc_b, %idesc, %accumulate mask %no_lanes : vector<4xi32> : i64")
-    for mask, warns in (("dense<0>", False), ("dense<[1, 0, 0, 0]>", True)):
-        masked = variant("  %idesc = ", f"  %no_lanes = arith.constant {mask} : vector<4xi32>\n  %idesc = ", text)
-        _, _, res = run(masked)
-        warned = [d for d in res.diagnostics if d.severity is Severity.WARNING and "does not model" in d.message]
-        assert len(warned) == int(warns) and all("disable-output-lane" in d.message for d in warned), res.render()
-        assert res.errors == [], res.render()

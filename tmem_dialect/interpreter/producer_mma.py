@@ -38,6 +38,9 @@ class MmaOperands:
     scale_a_taddr: int | None = None  # block-scaled kinds: the scale factors in TMEM
     scale_b_taddr: int | None = None
     scale_vec: isa.ScaleVec | None = None
+    disable_output_lane: tuple[int, ...] | None = None  # the 4 / 8 mask words (isa.disabled_lanes)
+    zero_column_mask: int | None = None  # .ws: the zero-column mask descriptor (isa.ZeroColumnMask)
+    collector_b: tuple[int, isa.CollectorUsage] | None = None  # .ws: (buffer N, .collector::bN usage)
 
 
 class MmaIssue:
@@ -59,13 +62,24 @@ class MmaIssue:
         ctas = [w.cta] if group == 1 else [w.cta & ~1, (w.cta & ~1) + 1]
         k = ops.kind.dense_k
         rows = idesc.m // group
+        zero_columns, shift = self._zero_column_mask(op, ops, idesc)
+        if zero_columns is False:
+            return
+        b_from_buffer = self._collector_read(w, op, ops, idesc, k, shift)
         try:
-            b_parts = []
-            for c in ctas:
-                read = self.shared_reader(AsCta(w, c), op)
-                b_parts.append(tc.read_smem_operand(read, ops.b_desc, ops.kind, idesc.b_type,
-                                                    idesc.n // group, k, idesc.transpose_b))
-            b = np.concatenate(b_parts, axis=0)
+            if b_from_buffer is not None:
+                b = b_from_buffer
+            else:
+                b_parts = []
+                for c in ctas:
+                    read = self.shared_reader(AsCta(w, c), op)
+                    part = tc.read_smem_operand(read, ops.b_desc, ops.kind, idesc.b_type,
+                                                idesc.n // group + shift, k, idesc.transpose_b)
+                    b_parts.append(part[shift:])  # the column shift: B's columns shift.. are used
+                b = np.concatenate(b_parts, axis=0)
+                self._collector_fill(w, ops, idesc, k, shift, b)
+            if zero_columns is not None:
+                b = np.where(zero_columns[:, None], np.zeros((), b.dtype), b)
             results = []
             tmem_reads: list[tuple[int, np.ndarray]] = []  # (CTA, cells) of the operands read from TMEM
             for c in ctas:
@@ -89,21 +103,75 @@ class MmaIssue:
                     return
                 tmem_reads.append((c, scales[i][3]))
         for c in ctas:
-            self._check_operand_fences(w, op, c, ops, idesc, rows, k, group)
+            self._check_operand_fences(w, op, c, ops, idesc, rows, k, group, b_from_buffer is None, shift)
         record = self._new_record(w, op)
         for c, cells in tmem_reads:
             self.async_tmem_reader[c][cells] = record
-        for c, a, sf in zip(ctas, results, scales):
+        disabled = None if ops.disable_output_lane is None else isa.disabled_lanes(ops.disable_output_lane, group)
+        for i, (c, a, sf) in enumerate(zip(ctas, results, scales)):
             tmem = m.ctas[c].tmem
             flat = tc.accumulator_flat(ops.d_taddr, idesc.m, idesc.n, group, ops.ws)
-            if not self._writable(w, op, c, flat, "overwrites" if not ops.accumulate else "accumulates into"):
+            keep = None if disabled is None else ~disabled[i][flat // isa.TMEM_COLUMNS]
+            written = flat if keep is None else flat[keep]
+            if written.size == 0:  # every lane of D disabled: nothing is written
+                continue
+            if not self._writable(w, op, c, written, "overwrites" if not ops.accumulate else "accumulates into"):
                 continue
             old = tc.from_cells(tmem.cells[flat], idesc.d_type) if ops.accumulate else None
             if sf is None:
                 d = tc.multiply(idesc, a, b, old, scale_input_d=ops.scale_input_d)
             else:
                 d = tc.multiply_block_scaled(idesc, a, b, old, *sf[:3])
-            self._write(c, flat, tc.to_cells(d), record)
+            cells = tc.to_cells(d)
+            self._write(c, written, cells if keep is None else cells[keep], record)
+
+    def _zero_column_mask(self: Producers, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor):
+        """(columns of B read as zeros or None, column shift) of a .ws mma's zero-column mask
+        (isa.zero_columns); (False, 0) after reporting a descriptor the ISA does not define."""
+        if ops.zero_column_mask is None:
+            return None, 0
+        desc = isa.ZeroColumnMask.decode(ops.zero_column_mask)
+        if err := isa.zero_column_mask_error(desc, idesc.m):
+            self.report(op, Misuse(FindingKind.BAD_DESCRIPTOR, f"{op.name}: zero-column mask "
+                                   f"{ops.zero_column_mask:#018x}: {err}"))
+            return False, 0
+        columns = isa.zero_columns(desc, idesc.m, idesc.n)
+        return (columns if columns.any() else None), desc.column_shift
+
+    def _collector_read(self: Producers, w: WarpInterpreter, op: Operation, ops: MmaOperands,
+                        idesc: isa.InstrDescriptor, k: int, shift: int) -> np.ndarray | None:
+        """B as a .ws ::use / ::lastuse reads it from collector buffer N (then emptied by
+        ::lastuse), or None when B comes from shared memory. A ::use of a buffer that holds no
+        valid fill of this B's shape is reported (the ISA requires "a previous fill ... to be
+        still valid": what the hardware then reads is undefined), and B is read from shared
+        memory."""
+        if ops.collector_b is None:
+            return None
+        index, usage = ops.collector_b
+        buffers = self.collector_b[w.cta]
+        held = buffers[index]
+        if usage.buffer_valid_after is False:
+            buffers[index] = None  # ::lastuse after the read below, ::discard at once
+        if not usage.reads_buffer:
+            return None
+        key = (ops.kind, idesc.b_type, idesc.n, k, shift)
+        if held is None or held[0] != key:
+            why = ("no earlier .ws mma of this CTA filled it (or a ::lastuse / ::discard emptied it)" if held is None
+                   else f"it holds the B of another shape ({held[0][2]} columns, type {held[0][1].value}, "
+                   f"column shift {held[0][4]})")
+            self.report(op, Misuse(FindingKind.UNINITIALIZED_READ,
+                                   f"{op.name} of warp {w.warp} reads B from collector buffer b{index} "
+                                   f"(.collector::b{index}::{usage.value}), but {why}; the ISA requires a "
+                                   "previous fill that is still valid, so its D is undefined (B is read from "
+                                   "shared memory here)"))
+            return None
+        return held[1]
+
+    def _collector_fill(self: Producers, w: WarpInterpreter, ops: MmaOperands, idesc: isa.InstrDescriptor,
+                        k: int, shift: int, b: np.ndarray) -> None:
+        """A .ws ::fill keeps the B it read (before the zero-column mask) in collector buffer N."""
+        if ops.collector_b is not None and ops.collector_b[1] is isa.CollectorUsage.FILL:
+            self.collector_b[w.cta][ops.collector_b[0]] = ((ops.kind, idesc.b_type, idesc.n, k, shift), b)
 
     def _scale_factors(self: Producers, w: WarpInterpreter, op: Operation, ops: MmaOperands, idesc: isa.InstrDescriptor,
                        rows: int, group: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -140,18 +208,23 @@ class MmaIssue:
         self.check_tmem(w, op, read, "reads scale factors in", same_warp_pipelined=True)
         return partition, sfa, np.stack([v for v, _ in sfb_parts]), read
 
-    def _check_operand_fences(self: Producers, w, op, cta, ops: MmaOperands, idesc, rows, k, group) -> None:
+    def _check_operand_fences(self: Producers, w, op, cta, ops: MmaOperands, idesc, rows, k, group,
+                              b_from_smem: bool = True, shift: int = 0) -> None:
         from tmem_dialect.interpreter import smem_descriptor as sd
 
         reads = []
-        for desc_value, t, n, mn_major in ((ops.a_desc, idesc.a_type, rows, idesc.transpose_a),
-                                           (ops.b_desc, idesc.b_type, idesc.n // group, idesc.transpose_b)):
+        operands = [(ops.a_desc, idesc.a_type, rows, idesc.transpose_a)]
+        if b_from_smem:  # a .ws ::use / ::lastuse reads B from its collector buffer
+            operands.append((ops.b_desc, idesc.b_type, idesc.n // group + shift, idesc.transpose_b))
+        for desc_value, t, n, mn_major in operands:
             if desc_value is None:
                 continue
             desc = sd.decode(desc_value)
             bits = isa.smem_container_bits(ops.kind, t)
             addr, _ = sd.element_addresses(desc, n, k, bits, not mn_major)
             reads.append(addr.reshape(-1))
+        if not reads:
+            return
         addresses = np.concatenate(reads)
         self.check_proxy(AsCta(w, cta), op, addresses, "tcgen05.mma")
         self.mark_async_reads(cta, addresses, len(self.records))  # the record about to be made

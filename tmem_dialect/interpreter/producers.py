@@ -60,6 +60,8 @@ class Producers(MmaIssue, CopyIssue, BarrierOps):
         self.stuck: dict[int, tuple[StuckReason, Operation]] = {}  # warps blocked in an mbarrier wait
         self.async_reads: dict[int, np.ndarray] = {}  # id(shared buffer) -> per word, the async op reading it
         self.cluster_known: dict[int, np.ndarray] = {}  # cluster barrier phase -> the join its arrivals knew complete
+        # per CTA, the .ws B collector buffers: None or ((kind, B type, N, K, column shift), B) of the last ::fill
+        self.collector_b: list[list] = [[None] * isa.COLLECTOR_B_BUFFERS for _ in machine.ctas]
 
     # ---- findings --------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ the PTX ISA sections each module cites. Verifiers, passes, the lowering and the 
 it; none of them re-derive these facts.
 - core: TMEM geometry, tcgen05.ld/st shapes and fragments, alloc nCols, PTX targets;
 - mma: tcgen05.mma kinds, shapes, instruction descriptors, accumulator layouts;
+- mma_masks: disable-output-lane, the .ws zero-column mask descriptor and B collector buffers;
 - smem: the shared-memory matrix descriptor, swizzle modes, canonical layouts;
 - cp: tcgen05.cp shapes/multicast/footprints and tcgen05.shift;
 - sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs;
@@ -15,6 +16,7 @@ it; none of them re-derive these facts.
 from tmem_dialect.isa.core import *
 from tmem_dialect.isa.cp import *
 from tmem_dialect.isa.mma import *
+from tmem_dialect.isa.mma_masks import *
 from tmem_dialect.isa.smem import *
 from tmem_dialect.isa.sync import *
 from tmem_dialect.isa.operands import *

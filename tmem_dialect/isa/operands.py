@@ -68,7 +68,8 @@ def accumulator_layout(m: int, cta_group: int, n: int, ws: bool = False) -> tupl
     (M = 128) and F (M = 64) come from isa.mma.accumulator_lane; B (M = 128, cta_group::2) and E
     (M = 64 .ws) put the row's second half of columns in lanes 64..127: element (r, j) at lane
     r + 64 * (j // (N/2)), column j % (N/2) (the ISA figures; TVM TIRx tmem_datapath_layout
-    documents the same).
+    documents the same). The layout table of 9.7.16.10.5 gives M = 128 with .cta_group::1 Layout
+    D whether or not the mma is .ws.
     """
     rows = m // cta_group
     j = np.arange(n)[None, :]
@@ -76,7 +77,7 @@ def accumulator_layout(m: int, cta_group: int, n: int, ws: bool = False) -> tupl
         r = np.arange(rows)[:, None]
         half = n // 2
         lane, col = r + 2 * LANES_PER_WARP * (j // half), np.broadcast_to(j % half, (rows, n))
-    elif not ws:
+    elif not ws or (m, cta_group) == (128, 1):  # the table: M = 128 with cta_group::1 is Layout D, .ws or not
         lanes = np.array([accumulator_lane(m, cta_group, r)[1] for r in range(rows)])
         lane, col = np.broadcast_to(lanes[:, None], (rows, n)), np.broadcast_to(j, (rows, n))
     else:

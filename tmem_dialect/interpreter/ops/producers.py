@@ -142,6 +142,11 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
     _warn_unmodelled_mma_parts(w, op)
     scale_a = None if (va := _named(op, "scale_a", "scaleA")) is None else _uint(_lanes_of(w, va), 32)
     scale_b = None if (vb := _named(op, "scale_b", "scaleB")) is None else _uint(_lanes_of(w, vb), 32)
+    mask_value = _named(op, "disable_output_lane", "disableOutputLane")
+    lane_mask = None if mask_value is None else np.asarray(w.env[mask_value]).astype(np.int64)
+    zcm_value = _named(op, "zero_column_mask", "zeroColMask")
+    zero_columns = None if zcm_value is None else _uint(_lanes_of(w, zcm_value), 64)
+    ws = getattr(op, "ws", None) is not None or bool(getattr(op, "WS", False))
     for lane in np.flatnonzero(w.mask):
         operands = MmaOperands(
             kind=op.isa_kind,
@@ -153,31 +158,34 @@ def _mma(w: WarpInterpreter, op: Operation, effect: TMEMEffect, state: P.Produce
             a_desc=None if a_tmem else int(_uint(a, 64)[lane]),
             a_taddr=int(_uint(a, 32)[lane]) if a_tmem else None,
             scale_input_d=scale_input_d,
-            ws=getattr(op, "ws", None) is not None or bool(getattr(op, "WS", False)),
+            ws=ws,
             scale_a_taddr=None if scale_a is None else int(scale_a[lane]),
             scale_b_taddr=None if scale_b is None else int(scale_b[lane]),
             scale_vec=getattr(op, "isa_scale_vec", None),
+            disable_output_lane=None if lane_mask is None else tuple(int(x) for x in lane_mask[lane].reshape(-1)),
+            zero_column_mask=None if zero_columns is None else int(zero_columns[lane]),
+            collector_b=_collector_b(op) if ws else None,
         )
         state.mma(w, op, operands)
 
 
+def _collector_b(op: Operation) -> tuple[int, isa.CollectorUsage]:
+    """(buffer, usage) of a .ws mma's `.collector::bN::op`: nvvm's collectorBBuffer / collectorOp
+    properties; tcgen05.mma has no collector clause, i.e. the default .collector::b0::discard."""
+    buffer = op.properties.get("collectorBBuffer")
+    usage = op.properties.get("collectorOp")
+    index = 0 if buffer is None else int(buffer.data.value[1:])
+    return index, isa.CollectorUsage.DISCARD if usage is None else isa.CollectorUsage(usage.data.value)
+
+
 def _warn_unmodelled_mma_parts(w: WarpInterpreter, op: Operation) -> None:
     """What of this mma the numerics leave out, said once per op (docs/interpreter.md): the .sp
-    metadata (D is computed as the dense product of A as stored), a disable-output-lane or .ws
-    zero-column mask that is not all zeros (every lane of D is written, no column of B zeroed).
-    The ordering checks run all the same."""
-    parts = []
+    metadata (D is computed as the dense product of A as stored). The ordering checks run all
+    the same."""
     if _named(op, "sparse_metadata", "sparseMetadata") is not None:
-        parts.append("the sparsity metadata (D is the dense product of A as stored)")
-    for names, what in ((("disable_output_lane", "disableOutputLane"), "disable-output-lane (every lane of D is written)"),
-                        (("zero_column_mask", "zeroColMask"), "the zero-column mask (no column of B is zeroed)")):
-        value = _named(op, *names)
-        if value is not None and np.any(np.asarray(_lanes_of(w, value))[w.mask] != 0):
-            parts.append(what)  # a mask of zeros disables nothing: D is exact
-    if parts:
         w.machine.report(FindingKind.UNSUPPORTED, "warning", op,
-                         f"{op.name}: the interpreter does not model {'; '.join(parts)}: its D is not the "
-                         "instruction's result", key=("mma-unmodelled", id(op)))
+                         f"{op.name}: the interpreter does not model the sparsity metadata (D is the dense product "
+                         "of A as stored): its D is not the instruction's result", key=("mma-unmodelled", id(op)))
 
 
 def _descriptor_functions() -> type[InterpreterFunctions]:
