@@ -24,7 +24,7 @@ from tmem_dialect.passes.verify import verify_module
 DOT = Path(__file__).parent / "corpus" / "triton" / "dot.ptx"
 SMEM = 64 * 1024
 SCRATCH = [np.zeros(16, np.uint8), np.zeros(16, np.uint8)]
-EXIT_WAIT = re.compile(r"^\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r280\], %r281;$", re.M)
+EXIT_WAIT = re.compile(r"^\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 complete, \[%r280\], %r281;$", re.MULTILINE)
 
 
 def _import(text: str):
@@ -71,8 +71,7 @@ def _mutant(replacement: str) -> str:
 ])
 def test_a_broken_chain_is_reported_by_both_tools(name: str, replacement: str) -> None:
     text = _mutant(replacement)
-    if name == "stage-0-always":
-        text = text.replace("$L__BB0_9:\n", "$L__BB0_9:\n", 1)
+    if name == "stage-0-always":  # %r109 (mbarrier 0) is defined after the wait: define it before
         assert "add.s32 \t%r109, %r12, 24576;" in text
         text = text.replace("add.s32 \t%r109, %r12, 24576;", "", 1).replace(
             "@%p9 bra \t$L__BB0_9;", "add.s32 \t%r109, %r12, 24576;\n\t@%p9 bra \t$L__BB0_9;", 1)

@@ -54,7 +54,7 @@ from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.kernel_checks import type_size
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.cfg import CFG
-from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, apply_binary, bitwidth
+from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, COMPARISONS, apply_binary, bitwidth, compare
 from tmem_dialect.passes.threads import Uniformity
 from tmem_dialect.passes.values import Values, _is_election
 
@@ -497,18 +497,13 @@ class _Thread:
         pred = op.properties.get("predicate") or op.attributes.get("predicate")
         if not isinstance(pred, IntegerAttr):
             return None
-        names = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-        name = names[pred.value.data]
+        name = COMPARISONS[pred.value.data]
         a, b = (self.int_of(o) for o in op.operands)
         if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] and name in ("eq", "ne"):
             return (a[1] == b[1]) == (name == "eq")
         if not (isinstance(a, int) and isinstance(b, int)):
             return None
-        width = bitwidth(op.operands[0].type) or 64
-        if name.startswith("u"):
-            a, b = integers.as_unsigned(a, width), integers.as_unsigned(b, width)
-        return {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b,
-                "ult": a < b, "ule": a <= b, "ugt": a > b, "uge": a >= b}[name]
+        return bool(compare(name, a, b, bitwidth(op.operands[0].type) or 64))
 
     # ---- one block ----------------------------------------------------------------------------
 
