@@ -314,3 +314,41 @@ def test_mma_overwriting_d_that_an_ld_still_reads_and_its_twin():
                    + SECOND_MMA + SECOND_WAIT + "  scf.if %is_warp0 {\n    tcgen05.fence after_thread_sync\n")
     _, _, res = run(late)
     assert res.errors == [], res.render()
+
+
+@pytest.mark.parametrize("source, bits", [("b6x16_p32", 6), ("b4x16_p64", 4)])
+def test_cp_decompression_expands_each_chunk_to_16_bytes(source, bits):
+    """PTX ISA 9.7.16.9.1: 16 contiguous b-bit elements followed by padding (16 bytes) become 16
+    8-bit elements; element i is bits [b*i, b*i+b) of the little-endian chunk and lands in byte i,
+    the 6-bit code in bits 0-5, the 4-bit one in bits 2-5 (isa.TMEM_SUBBYTE_SHIFT's sources)."""
+    res = run_kernel(CP_KERNEL.replace("shape_128x256b", f"shape_128x256b source {source}"), kernel="cp",
+                     args=[np.zeros(1024, np.int32)])
+    assert res.diagnostics == [], res.render()
+    source_bytes = np.arange(1024, dtype=np.int32).view(np.uint8).reshape(128, 2, 16)  # row, chunk, byte
+    shift = 0 if bits == 6 else 2
+    expected = np.zeros((128, 2, 16), np.uint8)
+    for row in range(128):
+        for chunk in range(2):
+            value = int.from_bytes(source_bytes[row, chunk].tobytes(), "little")
+            for i in range(16):
+                expected[row, chunk, i] = ((value >> (bits * i)) & ((1 << bits) - 1)) << shift
+    assert (res.args[0].view(np.uint8).reshape(128, 2, 16) == expected).all()
+
+
+def test_cp_decompression_reads_no_padding_byte():
+    """The padding of a chunk is not read: a generic store to it needs no proxy fence."""
+    kernel = CP_KERNEL.replace("shape_128x256b", "shape_128x256b source b4x16_p64")
+    # after the fenced stores, rewrite bytes 8..15 of row 0's first chunk (padding) without a fence
+    late = ("  %pad = llvm.getelementptr %rows[2] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i32\n"
+            "  scf.if %is_thread0 {\n"
+            "    %z = arith.constant dense<0> : vector<2xi32>\n"
+            "    llvm.store %z, %pad : vector<2xi32>, !llvm.ptr<3>\n"
+            "  }\n")
+    anchor = "  %base = llvm.load %slot : !llvm.ptr<3> -> i32\n"
+    assert kernel.count(anchor) == 1
+    res = run_kernel(kernel.replace(anchor, late + anchor), kernel="cp", args=[np.zeros(1024, np.int32)])
+    assert res.diagnostics == [], res.render()
+    payload = kernel.replace("%rows[2]", "%rows[0]")
+    res = run_kernel(payload.replace(anchor, late.replace("%rows[2]", "%rows[0]") + anchor), kernel="cp",
+                     args=[np.zeros(1024, np.int32)])
+    assert "missing-proxy-fence" in kinds(res), res.render()

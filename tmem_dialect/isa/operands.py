@@ -59,6 +59,29 @@ def smem_container_bits(kind: Kind, t: DType) -> int:
     return max(t.bits, 8)
 
 
+# Where a 4- or 6-bit element sits in its 8-bit container in TMEM: A of kind::f8f6f4 / mxf8f6f4
+# from TMEM (PTX ISA 9.7.16.10.4.3: "The individual 4-bit and the 6-bit floating point type
+# elements must be packed in an 8-bit container in Tensor memory [...] 4 consecutive A elements
+# [...] in one 32-bit Tensor Memory word"), which is also what tcgen05.cp decompression writes
+# (isa.decompress). The bit positions are in the ISA's Figures 195-201 only; our sources:
+# - e2m1 in bits [2, 6): Triton PR #10202 (merged; MMA A operand in TMEM, tested on sm_100): "the
+#   strange fp4_padded format expected by MMA LHS, where the 4 bits are in the middle [2, 6) bits";
+# - 6-bit types in bits [0, 6), the 2 high bits zero: the ISA's 8-bit container of a 6-bit type
+#   (5.2.3: "each .b8 element has 6-bit floating point value and 2 MSB bits padded with zero";
+#   5.5.1.1.1 .b6p2x16: "6-bits of data at the LSB and 2-bits of padding at the MSB"). That TMEM
+#   uses the same container is our reading; with it e2m1 shares e2m3's sign and exponent bits.
+TMEM_SUBBYTE_SHIFT: dict[int, int] = {4: 2, 6: 0}
+
+
+def tmem_container_bits(kind: Kind, t: DType) -> int:
+    """Bits of TMEM one A element occupies along the columns (little-endian in 32-bit words):
+    one byte for the 4- and 6-bit types of kind::f8f6f4 / mxf8f6f4 (9.7.16.10.4.3), e2m1 packed
+    two per byte for mxf4 / mxf4nvf4 (9.7.16.10.4.5), the type's width otherwise."""
+    if t.bits < 8 and kind in (Kind.F8F6F4, Kind.MXF8F6F4):
+        return 8
+    return t.bits
+
+
 @cache
 def accumulator_layout(m: int, cta_group: int, n: int, ws: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(lane, column) relative to D's taddr of every element (r, j) of one CTA's M/cta_group x N
