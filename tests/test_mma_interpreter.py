@@ -487,3 +487,49 @@ def test_mma_reads_a_decompressed_into_tmem(a_type, source, bits):
     a = np.vectorize(lambda c: _e2mx(int(c), bits - 3))(a_codes)
     b = np.vectorize(lambda c: _e4m3(int(c)))(b_codes)
     assert (res.args[2].reshape(128, 32) == (a @ b.T).astype(np.float32)).all()
+
+
+A_SMEM_KERNEL = (
+    A_TMEM_KERNEL.replace("    tcgen05.cp %a_tmem, %desc_a shape_128x256b source SOURCE\n", "")
+    .replace("%base, %a_tmem, %desc_b, %idesc, %false : i32", "%base, %desc_a, %desc_b, %idesc, %false : i64")
+    .replace("b e4m3 d f32", "b BTYPE d f32")
+)
+"""The same mma with A and B both read from shared memory."""
+
+
+def _e3m2(code: int) -> float:
+    """e3m2 (exponent bias 3, no infinities or NaN; PTX ISA 5.2.3)."""
+    sign = -1.0 if code >> 5 else 1.0
+    e, m = (code >> 2) & 7, code & 3
+    return sign * (m / 4 * 2.0**-2 if e == 0 else (1 + m / 4) * 2.0 ** (e - 3))
+
+
+def _packed_rows(codes: np.ndarray, bits: int) -> np.ndarray:
+    """Rows of 32 codes in shared memory (no swizzle, LBO 128, SBO 256), each 16 codes one chunk:
+    packed little-endian, then padding (PTX ISA 9.7.16.10.4.4; the padding bytes stay 0xEE)."""
+    out = np.full(codes.shape[0] * 32, 0xEE, np.uint8)
+    for r in range(codes.shape[0]):
+        for chunk in range(2):
+            value = sum(int(c) << (bits * i) for i, c in enumerate(codes[r, 16 * chunk:16 * chunk + 16]))
+            for j, byte in enumerate(value.to_bytes(16, "little")[: 16 * bits // 8]):
+                out[_canonical_offset(r, 16 * chunk + j)] = byte
+    return out
+
+
+@pytest.mark.parametrize("a_type, b_type", [("e2m1", "e3m2"), ("e2m3", "e2m1")])
+def test_f8f6f4_reads_sub_byte_operands_packed_with_padding_from_shared_memory(a_type, b_type):
+    """kind::f8f6f4 reads 4- and 6-bit A and B from 16-byte chunks of 16 packed codes plus padding
+    (PTX ISA 9.7.16.10.4.4, the TMA's .b4x16_p64 / .b6x16_p32): D = A.B against numpy."""
+    bits = {"e2m1": 4, "e2m3": 6, "e3m2": 6}
+    value = {"e2m1": lambda c: _e2mx(c, 1), "e2m3": lambda c: _e2mx(c, 3), "e3m2": _e3m2}
+    rng = np.random.default_rng(11)
+    a_codes = rng.integers(0, 1 << bits[a_type], (128, 32))
+    b_codes = rng.integers(0, 1 << bits[b_type], (32, 32))
+    text = A_SMEM_KERNEL.replace("ATYPE", a_type).replace("BTYPE", b_type)
+    args = [_packed_rows(a_codes, bits[a_type]).view(np.int32), _packed_rows(b_codes, bits[b_type]).view(np.int32),
+            np.zeros(4096, np.float32)]
+    res = run_kernel(text, kernel="a_tmem", args=args)
+    assert res.diagnostics == [], res.render()
+    a = np.vectorize(lambda c: value[a_type](int(c)))(a_codes)
+    b = np.vectorize(lambda c: value[b_type](int(c)))(b_codes)
+    assert (res.args[2].reshape(128, 32) == (a @ b.T).astype(np.float32)).all()

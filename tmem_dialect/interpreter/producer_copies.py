@@ -42,14 +42,14 @@ class CopyIssue:
             addresses, _ = sd.element_addresses(desc, shape.rows, row_bytes, 8, k_major=True)
             read = addresses.reshape(-1)
             if source is not None:  # only the payload of each chunk is read
-                in_chunk = np.arange(row_bytes) % isa.DECOMPRESS_CHUNK_BYTES
+                in_chunk = np.arange(row_bytes) % isa.SUBBYTE_CHUNK_BYTES
                 read = addresses[:, in_chunk < source.payload_bytes].reshape(-1)
             rows = [self.shared_reader(AsCta(w, c), op)(addresses) for c in ctas]
         except (DescriptorError, MemoryFault) as e:
             self._operand_error(w, op, e)
             return
         if source is not None:
-            chunks = shape.rows, row_bytes // isa.DECOMPRESS_CHUNK_BYTES, isa.DECOMPRESS_CHUNK_BYTES
+            chunks = shape.rows, row_bytes // isa.SUBBYTE_CHUNK_BYTES, isa.SUBBYTE_CHUNK_BYTES
             rows = [isa.decompress(data.reshape(chunks), source).reshape(shape.rows, row_bytes) for data in rows]
         for c in ctas:
             self.check_proxy(AsCta(w, c), op, read, "tcgen05.cp")

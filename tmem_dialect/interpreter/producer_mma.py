@@ -224,6 +224,9 @@ class MmaIssue:
             desc = sd.decode(desc_value)
             bits = isa.smem_container_bits(ops.kind, t)
             addr, _ = sd.element_addresses(desc, n, k, bits, not mn_major)
+            if isa.smem_packed_with_padding(ops.kind, t):  # the bytes read: no chunk's padding
+                first, _, second = sd.packed_subbyte(addr, t.bits)
+                addr = np.concatenate([first.reshape(-1), second.reshape(-1)])
             reads.append(addr.reshape(-1))
         if not reads:
             return

@@ -139,6 +139,8 @@ def read_smem_operand(read, desc_value: int, kind: isa.Kind, t: isa.DType, rows:
     desc = sd.decode(desc_value)
     container = isa.smem_container_bits(kind, t)
     addresses, shifts = sd.element_addresses(desc, rows, k, container, k_major=not mn_major)
+    if isa.smem_packed_with_padding(kind, t):
+        return decode_operand(sd.read_packed_subbyte(read, addresses, t.bits), t)
     return decode_operand(sd.read_codes(read, addresses, shifts, container, min(t.bits, container)), t)
 
 

@@ -50,13 +50,35 @@ BASE_OFFSET_SHIFT = 7
 
 
 def smem_container_bits(kind: Kind, t: DType) -> int:
-    """Bits of shared memory one A/B element occupies: kind::f8f6f4 reads 6- and 4-bit types from
-    8-bit containers (CUTLASS: float_e2m3/e3m2/e2m1_unpacksmem_t, one byte per element); mxf4 and
-    mxf4nvf4 read e2m1 packed two per byte. The code sits in the container's low bits (our reading;
-    docs/interpreter.md)."""
+    """Bits of shared memory one A/B element takes in the canonical layouts' geometry: mxf4 and
+    mxf4nvf4 read e2m1 packed two per byte; kind::f8f6f4 / mxf8f6f4 read 6- and 4-bit types from
+    16-byte chunks of 16 packed elements plus padding (`smem_packed_with_padding`), which take
+    the bytes of 16 8-bit elements."""
     if t.bits == 4 and kind in (Kind.MXF4, Kind.MXF4NVF4):
         return 4
     return max(t.bits, 8)
+
+
+# Shared memory holds the 4- and 6-bit elements of kind::f8f6f4 / mxf8f6f4 "contiguously packed
+# along with padding" (PTX ISA 9.7.16.10.4.4, Figures 202/203): 16 elements packed little-endian,
+# element i in bits [b*i, b*i + b) of a 16-byte chunk, then 64 (4-bit) or 32 (6-bit) bits of
+# padding: the TMA's .b4x16_p64 / .b6x16_p32 forms (5.5.1.1.1, "sixteen contiguous 4-bits of data
+# [...] with the append of 64-bits of padding"; CUTLASS's float_e2m1/e2m3/e3m2_unpacksmem_t make
+# its TMA copies use them, Triton PR #5799 builds the same "64 bits padding" by hand). A chunk
+# takes the bytes of 16 8-bit elements, so a canonical layout places element p of a chunk where
+# its byte p would be; tcgen05.cp decompression reads the same chunks (isa.decompress).
+SUBBYTE_CHUNK_ELEMENTS = 16
+SUBBYTE_CHUNK_BYTES = 16
+
+
+def smem_packed_with_padding(kind: Kind, t: DType) -> bool:
+    return t.bits < 8 and kind in (Kind.F8F6F4, Kind.MXF8F6F4)
+
+
+def subbyte_code_position(chunk_position: np.ndarray, code_bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(byte in its chunk, bit shift in that byte) of the code of element p of a packed chunk."""
+    bit = np.asarray(chunk_position) * code_bits
+    return bit // 8, bit % 8
 
 
 # Where a 4- or 6-bit element sits in its 8-bit container in TMEM: A of kind::f8f6f4 / mxf8f6f4
