@@ -415,3 +415,18 @@ def test_i8_arithmetic_has_no_register_class() -> None:
     with pytest.raises(DiagnosticError) as info:
         emit_ptx(module)
     assert any("i8 has no PTX register class" in d.message for d in info.value.diagnostics)
+
+
+def test_a_store_to_a_kernel_parameter_is_a_finding() -> None:
+    """Kernel parameters are read-only variables (PTX ISA 5.1.6.1): a generic st through the
+    cvta.param'd address (which ptxas cannot see) is reported, and the bytes stay as passed."""
+    ptx = PARAM_ADDRESSES.replace("  ld.u32 %r1, [%rd1+4];", "  st.u32 [%rd1+4], %r0;\n  ld.u32 %r1, [%rd1+4];")
+    if PTXAS is not None:
+        checked = run_ptxas(ptx, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    words = np.arange(8, dtype=np.uint32) * 7 + 3
+    result = run_kernel(import_ptx(ptx, "param_store.ptx"), kernel="k", threads=THREADS,
+                        args=[words.view(np.uint8), np.zeros(THREADS * 12, np.uint32)])
+    assert {k.value for k in result.kinds()} == {"memory-fault"}, result.render()
+    assert "read-only" in result.render()
+    assert (np.asarray(result.args[0]).view(np.uint32) == words).all()

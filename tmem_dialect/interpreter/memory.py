@@ -51,6 +51,7 @@ class Buffer:
     data: np.ndarray  # the user-visible array (contiguous)
     space: int
     cta: int = -1  # the CTA whose shared memory it is (-1: global memory)
+    read_only: bool = False  # a kernel parameter's bytes (PTX ISA 5.1.6.1: read-only variables)
     raw: np.ndarray = field(init=False)
     _typed: dict[np.dtype, np.ndarray] = field(default_factory=dict, init=False)
 
@@ -138,7 +139,7 @@ class Memory:
     def add_param(self, name: str, data: np.ndarray) -> Buffer:
         """The bytes of a byval parameter, in the param window (one copy for every CTA)."""
         base = self._next_param
-        buf = Buffer(name, base, data, GLOBAL)
+        buf = Buffer(name, base, data, GLOBAL, read_only=True)
         if base + buf.nbytes > PARAM_LIMIT:
             raise MemoryFault(f"byval parameters of {base + buf.nbytes - PARAM_BASE} bytes do not fit the "
                               f"param window of {PARAM_LIMIT - PARAM_BASE} bytes")
@@ -241,6 +242,9 @@ class Memory:
         cta: int,
     ) -> Access:
         acc = self.resolve(addresses, mask, dtype, max(count, 1), cta)
+        if acc.buffer.read_only:
+            raise MemoryFault(f"{acc.buffer.name} holds a kernel parameter's bytes, which are read-only "
+                              "(PTX ISA 5.1.6.1)")
         typed = acc.buffer.typed(dtype)
         index = acc.index[mask]
         data = values[mask].astype(dtype, copy=False)
