@@ -287,15 +287,25 @@ def _run_param_addresses(module) -> np.ndarray:
     return np.asarray(result.args[1]).reshape(THREADS, 12)
 
 
-def test_param_space_addresses_of_32_and_64_bits_reach_the_same_bytes() -> None:
+ENTRY_SPELLING = {"cvta.to.param.u64": "cvta.to.param::entry.u64", "ld.param.u32 %r3": "ld.param::entry.u32 %r3"}
+
+
+@pytest.mark.parametrize("spelling", ["param", "param::entry"])
+def test_param_space_addresses_of_32_and_64_bits_reach_the_same_bytes(spelling: str) -> None:
     """mov.b32 + cvt.u64.u32 + cvta.param (Triton) and mov.b64 + cvta.param (CuTe) give one generic
     address; ld through it, ld.param through the 32-bit address and through cvta.to.param of the
     generic one, and ld.param [t+16] read the parameter's bytes; the 32-bit address is the 64-bit
-    one, zero-extended. The re-emitted PTX declares the byval again and computes the same."""
+    one, zero-extended. `.param` is `.param::entry` in a kernel (PTX ISA 9.7.9.8, 9.7.9.20). The
+    re-emitted PTX declares the byval again and computes the same."""
+    ptx = PARAM_ADDRESSES
+    if spelling == "param::entry":
+        for old, new in ENTRY_SPELLING.items():
+            assert old in ptx
+            ptx = ptx.replace(old, new)
     if PTXAS is not None:
-        checked = run_ptxas(PARAM_ADDRESSES, "sm_100a", PTXAS)
+        checked = run_ptxas(ptx, "sm_100a", PTXAS)
         assert checked.ok, checked.output
-    module = import_ptx(PARAM_ADDRESSES, "param_addresses.ptx")
+    module = import_ptx(ptx, "param_addresses.ptx")
     assert verify_diagnostics(module) == []
     words = np.arange(8, dtype=np.uint32) * 7 + 3
     got = _run_param_addresses(module)

@@ -12,7 +12,9 @@ from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Instruction, Reg, Symbol, VectorOperand
 
-SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "local": 5, "const": 4, "param": None}
+# .param is .param::entry in a kernel and .param::func in a device function (PTX ISA 9.7.9.8 ld)
+SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "local": 5, "const": 4, "param": None,
+          "param::entry": None, "param::func": None}
 # Cache and eviction hints: they change performance, not values.
 HINT_PREFIXES = ("ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "L1::", "L2::", "level::")
 VECTORS = {"v2": 2, "v4": 4, "v8": 8}
