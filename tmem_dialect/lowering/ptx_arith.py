@@ -91,9 +91,9 @@ SHIFT_OPS = (llvm.ShlOp, llvm.LShrOp, llvm.AShrOp)
 def constant(em: Emitter, op: llvm.ConstantOp) -> None:
     t = op.result.type
     if t == IntegerType(8) and isinstance(op.value, IntegerAttr):
-        # i8 constants (the descriptor fields of nvvm.tcgen05.mma_smem_desc) live in 16-bit
-        # registers when one is needed, as in LLVM NVPTX; i8 memory access stays unsupported.
-        em.define(op.result, [int_imm(RegClass.B16, op.value.value.data & 0xFF)])
+        # i8 constants (the descriptor fields of nvvm.tcgen05.mma_smem_desc, bytes st.u8 stores)
+        # live in the low byte of a 16-bit register when one is needed (ptx_values.BYTE_CLASS)
+        em.define(op.result, [int_imm(BYTE_CLASS, op.value.value.data & 0xFF)])
         return
     cls = em.class_of(t)
     attr = op.value
