@@ -323,8 +323,8 @@ class _Dispatch:
             return None
         if isinstance(owner, llvm.PtrToIntOp):
             return self._address(owner.input, depth + 1)
-        if isinstance(owner, llvm.TruncOp):
-            return self._integer(owner.arg, depth + 1)  # a shared address fits the narrower integer
+        if isinstance(owner, (llvm.TruncOp, llvm.ZExtOp)):
+            return self._integer(owner.arg, depth + 1)  # a shared address fits either integer
         if owner.name == "llvm.add":
             for based, other in ((0, 1), (1, 0)):
                 inner = self._integer(owner.operands[based], depth + 1)
