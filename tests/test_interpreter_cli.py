@@ -154,3 +154,18 @@ def test_json_is_strict_with_nan_and_infinity(capsys) -> None:
         out, _ = capsys.readouterr()
         data = json.loads(out, parse_constant=reject)  # NaN/Infinity are not JSON
         assert data["args"] == [[value, value]]
+
+
+def test_tensor_maps_that_own_their_tensors_run_cutes_tma_gemm(capsys) -> None:
+    """CuTe passes its TMA tensors only through byval tensor maps: `fill=` gives a map a tensor of
+    its own. A (128x64) and B (64x64) all ones: C = A @ B^T is 64 everywhere."""
+    corpus = Path(__file__).parent / "corpus" / "cute" / "gemm_tma_umma.ptx"
+    flags = ["--arg", "i16=0"] * 3 + ["--arg", "i32=0"] * 4  # the TiledMma's fields: no negate, no masks
+    maps = ["--arg", "tensormap:fill=1,type=f16,dims=64x128,box=64x128,swizzle=128B",
+            "--arg", "tensormap:fill=1,type=f16,dims=64x64,box=64x64,swizzle=128B"]
+    code = tmem_run(str(corpus), "--threads", "128", "--dynamic-smem", "65536", *flags, *maps,
+                    "--arg", "f32:8192", "--json")
+    out, _ = capsys.readouterr()
+    data = json.loads(out)
+    assert code == 0 and data["errors"] == []
+    assert data["args"][-1] == [64.0] * 8192

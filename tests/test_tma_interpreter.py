@@ -254,7 +254,9 @@ def test_tensor_map_spec() -> None:
         ("tensormap:buffer=1,type=f16,dims=80x96,box=4x32", "multiple of 16"),
         ("tensormap:buffer=1,type=f16,dims=80x96,box=128x8,swizzle=128B", "more than the 128B swizzle span"),
         ("tensormap:buffer=1,type=f16,dims=80x96,box=64x32,strides=100", "multiple of 16"),
-        ("tensormap:type=f16,dims=80x96,box=64x32", "'buffer=' is missing"),
+        ("tensormap:type=f16,dims=80x96,box=64x32", "give 'buffer='"),
+        ("tensormap:buffer=1,fill=iota,type=f16,dims=80x96,box=64x32", "give 'buffer='"),
+        ("tensormap:fill=x,type=f16,dims=80x96,box=64x32", "fill=x is not"),
         ("tensormap:buffer=1,type=f16,dims=1x1x1x1x1x1,box=8x1x1x1x1x1", "a tensor map has"),
     ]:
         with pytest.raises(ValueError, match=why):

@@ -9,7 +9,7 @@ TMA ops look the fields up by that address.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -82,7 +82,9 @@ class TensorMap:
 
 def parse_tensor_map(spec: str) -> TensorMap:
     """`tensormap:buffer=0,type=f16,dims=64x128,box=64x32[,strides=256][,swizzle=128B][,offset=0]`
-    (dims, box and strides list dimension 0 first, `x`-separated); raises ValueError."""
+    (dims, box and strides list dimension 0 first, `x`-separated), or with `fill=iota|VALUE`
+    instead of `buffer=`: a map that owns its tensor, filled so (CuTe DSL passes TMA tensors only
+    through their maps); raises ValueError."""
     body = spec.removeprefix("tensormap:")
     fields: dict[str, str] = {}
     for part in filter(None, body.split(",")):
@@ -92,10 +94,12 @@ def parse_tensor_map(spec: str) -> TensorMap:
         if key in fields:
             raise ValueError(f"tensor map '{spec}': '{key}' is given twice")
         fields[key.strip()] = value.strip()
-    known = {"buffer", "type", "dims", "box", "strides", "swizzle", "offset"}
+    known = {"buffer", "fill", "type", "dims", "box", "strides", "swizzle", "offset"}
     if unknown := sorted(set(fields) - known):
         raise ValueError(f"tensor map '{spec}': unknown field '{unknown[0]}' (fields: {', '.join(sorted(known))})")
-    for required in ("buffer", "type", "dims", "box"):
+    if ("buffer" in fields) == ("fill" in fields):
+        raise ValueError(f"tensor map '{spec}': give 'buffer=' (the argument it maps) or 'fill=' (a tensor of its own)")
+    for required in ("type", "dims", "box"):
         if required not in fields:
             raise ValueError(f"tensor map '{spec}': '{required}=' is missing")
 
@@ -113,11 +117,27 @@ def parse_tensor_map(spec: str) -> TensorMap:
         except ValueError:
             raise ValueError(f"tensor map '{spec}': {key}={fields[key]} is not an integer") from None
 
-    tm = TensorMap(one("buffer", 0), fields["type"], ints("dims"), ints("box"),
+    tm = TensorMap(one("buffer", -1), fields["type"], ints("dims"), ints("box"),
                    ints("strides") if "strides" in fields else None, fields.get("swizzle", "none"), one("offset", 0))
     if errors := tm.errors():
         raise ValueError(f"tensor map '{spec}': {errors[0]}")
+    if "fill" in fields:
+        tm = replace(tm, data=_own_tensor(tm, fields["fill"], spec))
     return tm
+
+
+def _own_tensor(tm: TensorMap, fill: str, spec: str) -> np.ndarray:
+    """The elements of a map's own tensor: its offset and every byte its dims and strides span."""
+    extent = tm.byte_strides[-1] * tm.dims[-1] if len(tm.dims) > 1 else tm.dims[0] * tm.element_bytes
+    count = -(-(tm.offset + extent) // tm.element_bytes)
+    dtype = np.dtype(isa.TENSOR_MAP_TYPES[tm.dtype])
+    if fill == "iota":
+        return np.arange(count).astype(dtype)
+    try:
+        value = float(fill) if dtype.kind == "f" else int(fill, 0)
+    except ValueError:
+        raise ValueError(f"tensor map '{spec}': fill={fill} is not 'iota' or a number") from None
+    return np.full(count, value, dtype=dtype)
 
 
 def box_geometry(tm: TensorMap, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

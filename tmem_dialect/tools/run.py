@@ -28,7 +28,8 @@ ARG_HELP = (
     "a kernel argument, in parameter order: TYPE:SIZE for a zero-filled buffer, TYPE:SIZE=iota "
     "or TYPE:SIZE=VALUE to fill it, TYPE=VALUE for a scalar (TYPE: " + ", ".join(_DTYPES) + "), or "
     "tensormap:buffer=ARG,type=T,dims=D0xD1..,box=B0xB1..[,strides=S1x..][,swizzle=none|32B|64B|128B|"
-    "128B_atom_32B][,offset=BYTES] for a tensor map over the buffer of argument ARG (dimension 0 first); "
+    "128B_atom_32B][,offset=BYTES] for a tensor map over the buffer of argument ARG (dimension 0 first), "
+    "with fill=iota|VALUE instead of buffer=ARG for a map that owns its tensor (CuTe's TMA tensors); "
     "without any --arg, statically shaped memref parameters are zero-filled"
 )
 
@@ -105,7 +106,8 @@ def _buffer_text(index: int, value, full: bool) -> str:
     from tmem_dialect.interpreter.tensor_map import TensorMap
 
     if isinstance(value, TensorMap):
-        return f"arg{index}: tensor map over arg{value.buffer} ({value.dtype}, dims {value.dims}, box {value.box})"
+        over = "its own tensor" if value.data is not None else f"arg{value.buffer}"
+        return f"arg{index}: tensor map over {over} ({value.dtype}, dims {value.dims}, box {value.box})"
     arr = np.asarray(value)
     if full:
         with np.printoptions(threshold=sys.maxsize, linewidth=100):

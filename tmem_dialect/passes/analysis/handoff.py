@@ -167,12 +167,26 @@ class HandoffRules:
                     if other.op is not barrier
                     and self._barrier_id(other.op) == ident
                     and (other_node := self.cfg.node_of.get(other.op)) is not None
+                    and other_node is not node  # one straight-line run: one runs after the other
+                    and self._same_count(barrier, other.op)
                     and branches & self.cfg.controlling_branches(other_node)
                     and not self._reaches(node, other_node)
                     and not self._reaches(other_node, node)
                 )
             self._partners[barrier] = found
         return found
+
+    def _same_count(self, a: Operation, b: Operation) -> bool:
+        """Two barrier ops may be one instance only with one thread count (PTX ISA barrier{.cta}:
+        "Different warps may execute different forms of the barrier{.cta} instruction using the
+        same barrier name and thread count"); a count not known statically may be either."""
+        def count(op: Operation) -> int | None:
+            if getattr(op, "numberOfThreads", None) is None:
+                return self.space.nthreads if self.space.declared else None
+            return self._barrier_count(op)
+
+        first, second = count(a), count(b)
+        return first is None or second is None or first == second
 
     def _barrier_id(self, barrier: Operation) -> int | None:
         """The barrier's constant id (0 when it has none); None when it is not a constant."""
@@ -198,10 +212,21 @@ class HandoffRules:
         return target in seen
 
     def _interval_of(self, barrier: Operation | None) -> Operation | None:
-        """The barrier op naming the interval a barrier begins: one for a group of partners."""
+        """The barrier op naming the interval a barrier begins: one for each class of barriers that
+        partners connect (a partner of a partner may be the same instance too)."""
         if barrier is None:
             return None
-        return min((barrier, *self._barrier_partners(barrier)), key=lambda op: self.info_of[op].index)
+        found = self._interval_labels.get(barrier)
+        if found is None:
+            component, work = {barrier}, [barrier]
+            while work:
+                for partner in self._barrier_partners(work.pop()):
+                    if partner not in component:
+                        component.add(partner)
+                        work.append(partner)
+            found = min(component, key=lambda op: self.info_of[op].index)
+            self._interval_labels.update(dict.fromkeys(component, found))
+        return found
 
     def _record_escape(self, access: Access, barrier: Operation, mask: int, local: Local) -> None:
         events = self._events.setdefault(self._interval_of(barrier), {})
