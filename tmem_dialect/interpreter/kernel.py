@@ -30,6 +30,7 @@ from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
+from tmem_dialect.interpreter.kernel_module import module_level_ops, with_inline_asm_lifted
 from tmem_dialect.interpreter import values as V
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.memory import MemoryFault, MemRefValue
@@ -112,13 +113,14 @@ def is_kernel(f: Operation) -> bool:
 
 
 def kernels_of(module: ModuleOp) -> list[Kernel]:
-    return [op for op in module.ops if is_kernel(op)]  # type: ignore[misc]
+    return [op for op in module_level_ops(module) if is_kernel(op)]  # type: ignore[misc]
 
 
 def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
     if name is not None:
-        found = SymbolTable.lookup_symbol(module, name)
-        if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
+        found = next((f for f in module_level_ops(module) if isinstance(f, (func.FuncOp, llvm.FuncOp))
+                      and function_name(f) == name), None)
+        if found is None:
             names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
             raise _fail(FindingKind.NO_KERNEL, module, f"no function named '{name}' in the module (kernels: {names})")
         return found
@@ -170,7 +172,7 @@ def _reachable_functions(module: ModuleOp, kernel: Kernel) -> list[Operation]:
         out.append(f)
         for op in f.walk():
             if isinstance(op, (func.CallOp, llvm.CallOp)) and op.callee is not None:
-                callee = SymbolTable.lookup_symbol(module, op.callee)
+                callee = SymbolTable.lookup_symbol(op, op.callee)
                 if callee is not None:
                     todo.append(callee)
     return out
@@ -181,7 +183,7 @@ def _call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) -
     without a body, or recursion (`callers` are the functions on the path from the kernel)."""
     if op.callee is None:
         return "an indirect llvm.call"
-    callee = SymbolTable.lookup_symbol(module, op.callee)
+    callee = SymbolTable.lookup_symbol(op, op.callee)
     name = op.callee.root_reference.data
     if not isinstance(callee, llvm.FuncOp) or not callee.body.blocks:
         return f"llvm.call of @{name}, which has no body here"
@@ -193,8 +195,10 @@ def _call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) -
     return None
 
 
-def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[Finding]:
-    """Static problems that stop a run: ops without semantics, mixed cta_group."""
+def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter,
+             unlifted: dict[Operation, str] | None = None) -> list[Finding]:
+    """Static problems that stop a run: ops without semantics (inline asm the PTX front end could
+    not lift: `unlifted` says why), mixed cta_group."""
     found: list[Finding] = []
     groups: dict[int, Operation] = {}
     for f in _reachable_functions(module, kernel):
@@ -203,6 +207,11 @@ def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[F
                 continue
             if isinstance(op, llvm.CallOp) and (problem := _call_problem(module, op, (f.sym_name.data,))):
                 found.append(Finding(FindingKind.UNSUPPORTED, diag.error(op, f"the interpreter cannot run {problem}")))
+                continue
+            if unlifted and op in unlifted:
+                found.append(Finding(FindingKind.UNSUPPORTED, diag.error(
+                    op, f"the interpreter cannot run this inline asm: the PTX front end could not lift it "
+                        f"({unlifted[op]})")))
                 continue
             if not probe.has_impl(op):
                 found.append(Finding(
@@ -265,7 +274,7 @@ MAX_GLOBAL_BYTES = 1 << 30  # what one run may allocate for a global (buffers ar
 
 
 def _setup_globals(machine: Machine, module: ModuleOp) -> None:
-    for op in module.ops:
+    for op in module_level_ops(module):
         if not isinstance(op, (llvm.GlobalOp, memref.GlobalOp)):
             continue
         name, nbytes, shape, dtype, init, shared = _global_data(op)
@@ -514,7 +523,8 @@ def run_kernel(
     if broken:
         return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
     try:
-        module = _planned(module, copy=not isinstance(source, str))
+        lifted, unlifted = with_inline_asm_lifted(module, copy=not isinstance(source, str))
+        module = _planned(lifted, copy=lifted is source)
     except diag.DiagnosticError as e:
         return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in e.diagnostics], sources=sources)
     try:
@@ -535,7 +545,7 @@ def run_kernel(
     for w in warps[1:]:
         w.share_implementations(shared)
     machine.warp_interpreters = warps
-    problems = precheck(module, k, warps[0])
+    problems = precheck(module, k, warps[0], unlifted)
     if problems:
         return RunResult(list(args or ()), problems, sources=sources)
     try:

@@ -1,0 +1,47 @@
+"""What run_kernel runs of a compiler's module: the kernels and globals of its gpu.modules, inline asm lifted.
+
+CuTe DSL puts its kernel (an llvm.func with nvvm.kernel) and the dynamic shared memory global in a
+`gpu.module` beside host functions full of `cuda.*` ops, which no kernel calls and the run ignores.
+Triton writes most tcgen05 work as `llvm.inline_asm`: the run lifts it to nvvm ops with the PTX
+front end (lift-inline-asm, as tmem-verify's path does); asm left unlifted cannot run, and the
+precheck reports it at the op with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
+
+from tmem_dialect.frontend.lift_inline_asm import lift_all
+
+
+def symbol_tables(root: Operation) -> Iterator[Operation]:
+    """The module and every symbol table nested in it at module level (gpu.module, builtin.module)."""
+    yield root
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if op.has_trait(SymbolTable):
+                    yield from symbol_tables(op)
+
+
+def module_level_ops(root: Operation) -> Iterator[Operation]:
+    """The ops directly in the module or in one of its nested symbol tables (functions, globals)."""
+    for table in symbol_tables(root):
+        for region in table.regions:
+            for block in region.blocks:
+                yield from block.ops
+
+
+def with_inline_asm_lifted(module: ModuleOp, copy: bool) -> tuple[ModuleOp, dict[Operation, str]]:
+    """The module with its inline asm lifted (a clone when `copy`; the module itself when it has
+    none), and the asm ops left, each with why the front end could not lift it."""
+    if not any(isinstance(op, llvm.InlineAsmOp) for op in module.walk()):
+        return module, {}
+    if copy:
+        module = module.clone()
+    return module, dict(lift_all(module))
