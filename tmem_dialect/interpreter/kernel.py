@@ -30,8 +30,8 @@ from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
-from tmem_dialect.interpreter.kernel_module import module_level_ops, with_inline_asm_lifted
 from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter.kernel_module import leaf_types, module_level_ops, regroup, with_inline_asm_lifted
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.memory import MemoryFault, MemRefValue
 from tmem_dialect.interpreter.ops.cluster import ClusterFunctions
@@ -327,9 +327,12 @@ def _zero_args(kernel: Kernel) -> list[Any]:
 
 def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[list[Any], list[Any]]:
     """(per-warp argument values, the arrays the result reports) for the kernel's parameters."""
-    types = _function_type(kernel)
+    params = _function_type(kernel)
+    types = [leaf for t in params for leaf in leaf_types(t)]  # by-value structs: their fields
     if len(args) != len(types):
-        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
+        fields = f" (the fields of its {len(params)} parameters)" if len(params) != len(types) else ""
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments{fields}, "
+                                                       f"the run passes {len(args)}")
     values: list[Any] = []
     arrays: list[Any] = []
     maps: list[tuple[int, TensorMap]] = []
@@ -366,7 +369,8 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
             raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
     for i, tm in maps:
         values[i] = _bind_tensor_map(machine, kernel, i, types[i], tm, values)
-    return values, arrays
+    leaves = iter(values)
+    return [regroup(t, leaves) for t in params], arrays
 
 
 def cluster_shape(kernel: Kernel, cluster: int | None, cta_pair: bool) -> tuple[int, int, int]:

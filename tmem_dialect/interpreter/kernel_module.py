@@ -10,10 +10,12 @@ precheck reports it at the op with the reason.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp, VectorType
+from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
 from tmem_dialect.frontend.lift_inline_asm import lift_all
@@ -45,3 +47,27 @@ def with_inline_asm_lifted(module: ModuleOp, copy: bool) -> tuple[ModuleOp, dict
     if copy:
         module = module.clone()
     return module, dict(lift_all(module))
+
+
+def leaf_types(t: Attribute, in_aggregate: bool = False) -> list[Attribute]:
+    """The run's arguments a parameter of type `t` takes: a by-value struct (CuTe's tensor and
+    TiledMma structs) takes its fields in order, as the PTX parameters it is passed as (a vector
+    field element by element, an empty struct nothing); any other parameter takes one."""
+    if isinstance(t, llvm.LLVMStructType):
+        return [leaf for m in t.types.data for leaf in leaf_types(m, True)]
+    if isinstance(t, llvm.LLVMArrayType):
+        return leaf_types(t.type, True) * t.size.data
+    if in_aggregate and isinstance(t, VectorType):
+        return [t.get_element_type()] * int(np.prod(t.get_shape()))
+    return [t]
+
+
+def regroup(t: Attribute, leaves: Iterator[Any], in_aggregate: bool = False) -> Any:
+    """The per-warp value of a parameter of type `t` from its leaves' values (a struct is a tuple)."""
+    if isinstance(t, llvm.LLVMStructType):
+        return tuple(regroup(m, leaves, True) for m in t.types.data)
+    if isinstance(t, llvm.LLVMArrayType):
+        return tuple(regroup(t.type, leaves, True) for _ in range(t.size.data))
+    if in_aggregate and isinstance(t, VectorType):
+        return np.stack([next(leaves) for _ in range(int(np.prod(t.get_shape())))], axis=1)
+    return next(leaves)

@@ -1,0 +1,79 @@
+"""Every MLIR file of tests/corpus runs, as users run it (run_kernel on the file, and tmem-run), on its PTX twin's inputs, to numpy's numbers.
+
+The inputs and checks are tests/corpus_runs.py's, the ones the PTX files run on: CuTe's by-value
+struct parameters take their fields in the order the PTX parameters list them. run_kernel finds
+CuTe's kernel in its gpu.module (the host functions' cuda.* ops are never run), gives the
+gpu.module's extern shared global the launch's dynamic shared memory, and lifts Triton's inline asm
+with the PTX front end before running. A file that cannot run is a strict xfail that says why.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from corpus_runs import CORPUS, MISUSED, PAIR_RUNS, RUNS, SMEM
+
+from tmem_dialect.interpreter import run_kernel
+from tmem_dialect.tools.opt import run_tool
+from tmem_dialect.tools.run import TmemRun
+
+MLIR = sorted(CORPUS.glob("*/*.mlir"))
+# The files whose PTX twin does not run either, with why (the run's first error).
+NOT_RUN: dict[str, str] = {}
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(CORPUS))
+
+
+def _twin(path: Path) -> str:
+    return _name(path.with_suffix(".ptx"))
+
+
+def test_every_corpus_mlir_file_is_run_or_says_why_not() -> None:
+    for path in MLIR:
+        twin = _twin(path)
+        assert (twin in RUNS) + (twin in PAIR_RUNS) + (twin in MISUSED) + (_name(path) in NOT_RUN) == 1, _name(path)
+
+
+RAN = [p for p in MLIR if _twin(p) in RUNS or _twin(p) in PAIR_RUNS]
+
+
+@pytest.mark.parametrize("path", RAN, ids=[_name(p) for p in RAN])
+def test_corpus_mlir_runs_to_the_right_numbers(path: Path) -> None:
+    twin = _twin(path)
+    args, check = (RUNS.get(twin) or PAIR_RUNS[twin])()
+    cluster = 2 if twin in PAIR_RUNS else None
+    result = run_kernel(path, threads=128, args=args, cluster=cluster, dynamic_shared_bytes=SMEM)
+    assert result.errors == [], result.render()
+    assert result.warp_ops > 0
+    assert check(result.args)
+
+
+MISRUN = [p for p in MLIR if _twin(p) in MISUSED]
+
+
+@pytest.mark.parametrize("path", MISRUN, ids=[_name(p) for p in MISRUN])
+def test_corpus_mlir_misuse_is_found_at_run_time(path: Path) -> None:
+    """The twin without wait::ld: the run finds what its PTX twin's run finds."""
+    make, kind = MISUSED[_twin(path)]
+    args, _ = make()
+    result = run_kernel(path, threads=128, args=args, dynamic_shared_bytes=SMEM)
+    assert {k.value for k in result.kinds()} == {kind}
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [("cute/tmem_roundtrip_32x32b.mlir", []),  # a struct parameter each: (ptr<1>, empty layout)
+     ("triton/gluon_tmem_roundtrip_f32.mlir", ["--arg", "i8:16", "--arg", "i8:16"])],  # + scratch pointers
+)
+def test_tmem_run_runs_a_corpus_mlir_file(name: str, extra: list[str], capsys) -> None:
+    status = run_tool(lambda a: TmemRun(a), "tmem-run", [
+        str(CORPUS / name), "--threads", "128", "--dynamic-smem", str(SMEM), "--json",
+        "--arg", "f32:4096=iota", "--arg", "f32:4096", *extra])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and out["errors"] == [], out["errors"]
+    assert np.array_equal(out["args"][1], np.arange(4096, dtype=np.float32))
