@@ -51,7 +51,10 @@ def _cute_tma_gemm():
     disable-output-lane words, all zero."""
     a, b = _tile((128, 64), np.float16), _tile((64, 64), np.float16)
     want = a.astype(np.float32) @ b.astype(np.float32).T
-    maps = [TensorMap(-1, "f16", (64, rows), (64, rows), swizzle="128B", data=t) for t, rows in ((a, 128), (b, 64))]
+    maps = [
+        TensorMap(-1, "f16", (64, rows), (64, rows), swizzle="128B", data=t)
+        for t, rows in ((a, 128), (b, 64))
+    ]
     args = [np.int16(0)] * 3 + [np.int32(0)] * 4 + [*maps, np.zeros(128 * 64, np.float32)]
     return args, lambda out: np.array_equal(out[-1].reshape(128, 64), want)
 
@@ -64,6 +67,23 @@ def pair_gemm():
     want = a.astype(np.float32) @ b.astype(np.float32).T
     args = [np.int16(0)] * 3 + [np.int32(0)] * 8 + [a.ravel(), b.ravel(), np.zeros(256 * 64, np.float32)]
     return args, lambda out: np.array_equal(out[-1].reshape(256, 64), want)
+
+
+def dot_ws(k: int):
+    """triton/dot_ws.mlir: C (128x64 f32) = A (128xK f16) @ B^T (B 64xK f16, K-major) in 8 warps (4 default,
+    4 worker partitions), A and B loaded by TMA through tensor descriptors (byval maps: Triton's host
+    encodes 64-byte rows with the 64B swizzle) followed by each descriptor's shape and strides
+    (outer dimension first), then C, K and the scratch pointers."""
+    a, b = _tile((128, k), np.float16), _tile((64, k), np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32).T
+    maps = [
+        TensorMap(-1, "f16", (k, rows), (32, rows), swizzle="64B", data=t) for t, rows in ((a, 128), (b, 64))
+    ]
+    described = [
+        [m, np.int32(rows), np.int32(k), np.int64(k), np.int64(1)] for m, rows in zip(maps, (128, 64))
+    ]
+    args = [*described[0], *described[1], np.zeros(128 * 64, np.float32), np.int32(k), *SCRATCH]
+    return args, lambda out: np.array_equal(out[10].reshape(128, 64), want)
 
 
 RUNS = {
@@ -79,5 +99,10 @@ RUNS = {
 }
 PAIR_RUNS = {"cute/gemm_2cta.ptx": pair_gemm}  # on a cluster of two CTAs
 # the twin without wait::ld: the interpreter reports the same misuse tmem-verify does
-MISUSED = {"cute/tmem_roundtrip_no_wait_ld.ptx": (lambda: _roundtrip(128, 32, np.float32, False), "dealloc-outstanding"),
-           "cute/gemm_tma_umma_no_wait_ld.ptx": (_cute_tma_gemm, "dealloc-outstanding")}
+MISUSED = {
+    "cute/tmem_roundtrip_no_wait_ld.ptx": (
+        lambda: _roundtrip(128, 32, np.float32, False),
+        "dealloc-outstanding",
+    ),
+    "cute/gemm_tma_umma_no_wait_ld.ptx": (_cute_tma_gemm, "dealloc-outstanding"),
+}

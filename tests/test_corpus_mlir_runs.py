@@ -14,15 +14,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_runs import CORPUS, MISUSED, PAIR_RUNS, RUNS, SMEM
+from corpus_runs import CORPUS, MISUSED, PAIR_RUNS, RUNS, SMEM, dot_ws
 
+from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.tools.opt import run_tool
 from tmem_dialect.tools.run import TmemRun
 
 MLIR = sorted(CORPUS.glob("*/*.mlir"))
-# The files whose PTX twin does not run either, with why (the run's first error).
-NOT_RUN: dict[str, str] = {}
+# MLIR files whose PTX twin does not run (its import needs --allow-unmodelled): their own inputs
+# and threads. triton/dot_ws.ptx takes a TMA descriptor's 32-bit param address (mov.b32), which
+# the PTX front end does not model; its MLIR twin passes the descriptor as a byval pointer.
+MLIR_ONLY = {"triton/dot_ws.mlir": (lambda: dot_ws(64), 256)}
 
 
 def _name(path: Path) -> str:
@@ -36,7 +39,9 @@ def _twin(path: Path) -> str:
 def test_every_corpus_mlir_file_is_run_or_says_why_not() -> None:
     for path in MLIR:
         twin = _twin(path)
-        assert (twin in RUNS) + (twin in PAIR_RUNS) + (twin in MISUSED) + (_name(path) in NOT_RUN) == 1, _name(path)
+        assert (twin in RUNS) + (twin in PAIR_RUNS) + (twin in MISUSED) + (_name(path) in MLIR_ONLY) == 1, (
+            _name(path)
+        )
 
 
 RAN = [p for p in MLIR if _twin(p) in RUNS or _twin(p) in PAIR_RUNS]
@@ -53,6 +58,37 @@ def test_corpus_mlir_runs_to_the_right_numbers(path: Path) -> None:
     assert check(result.args)
 
 
+@pytest.mark.parametrize("name", sorted(MLIR_ONLY))
+def test_corpus_mlir_without_a_running_twin_gives_the_right_numbers(name: str) -> None:
+    make, threads = MLIR_ONLY[name]
+    args, check = make()
+    result = run_kernel(CORPUS / name, threads=threads, args=args, dynamic_shared_bytes=2 * SMEM)
+    assert result.warp_ops > 0 and not result.kinds() - WS_FALSE_ERRORS, result.render()
+    assert check(result.args)
+
+
+# What the interpreter reports on triton/dot_ws.mlir, which ptxas accepts and whose numbers are right.
+WS_FALSE_ERRORS = {FindingKind.SHARED_RACE, FindingKind.SETMAXNREG_UNIFORM}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "the numbers are right, but the interpreter reports two kinds of error on Triton's warp specialization: "
+        "(1) shared-race: all 128 threads of the default partition store the constant 3 (i8) to each worker's "
+        "partition-state byte (global_smem + 37080..37083) with no barrier between the warps, a same-value "
+        "write-write race, which the PTX memory model allows (it does not require data-race freedom) but "
+        "interpreter/shared_memory.py reports; (2) setmaxnreg-uniform: the worker warps of warpgroup 1 (one "
+        "partition each, chosen by llvm.switch) run different setmaxnreg instructions with no warpgroup "
+        "barrier between them; whether the ISA's rule allows this is not settled here"
+    ),
+)
+def test_corpus_mlir_warp_specialized_dot_runs_clean() -> None:
+    args, _ = dot_ws(64)
+    result = run_kernel(CORPUS / "triton/dot_ws.mlir", threads=256, args=args, dynamic_shared_bytes=2 * SMEM)
+    assert result.errors == [], result.render()
+
+
 MISRUN = [p for p in MLIR if _twin(p) in MISUSED]
 
 
@@ -67,13 +103,29 @@ def test_corpus_mlir_misuse_is_found_at_run_time(path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "extra"),
-    [("cute/tmem_roundtrip_32x32b.mlir", []),  # a struct parameter each: (ptr<1>, empty layout)
-     ("triton/gluon_tmem_roundtrip_f32.mlir", ["--arg", "i8:16", "--arg", "i8:16"])],  # + scratch pointers
+    [
+        ("cute/tmem_roundtrip_32x32b.mlir", []),  # a struct parameter each: (ptr<1>, empty layout)
+        ("triton/gluon_tmem_roundtrip_f32.mlir", ["--arg", "i8:16", "--arg", "i8:16"]),
+    ],  # + scratch pointers
 )
 def test_tmem_run_runs_a_corpus_mlir_file(name: str, extra: list[str], capsys) -> None:
-    status = run_tool(lambda a: TmemRun(a), "tmem-run", [
-        str(CORPUS / name), "--threads", "128", "--dynamic-smem", str(SMEM), "--json",
-        "--arg", "f32:4096=iota", "--arg", "f32:4096", *extra])
+    status = run_tool(
+        lambda a: TmemRun(a),
+        "tmem-run",
+        [
+            str(CORPUS / name),
+            "--threads",
+            "128",
+            "--dynamic-smem",
+            str(SMEM),
+            "--json",
+            "--arg",
+            "f32:4096=iota",
+            "--arg",
+            "f32:4096",
+            *extra,
+        ],
+    )
     out = json.loads(capsys.readouterr().out)
     assert status == 0 and out["errors"] == [], out["errors"]
     assert np.array_equal(out["args"][1], np.arange(4096, dtype=np.float32))
