@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import SymbolTable
 
 from tmem_dialect import conventions, isa
 from tmem_dialect import diagnostics as diag
@@ -31,7 +30,14 @@ from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
 from tmem_dialect.interpreter import values as V
-from tmem_dialect.interpreter.kernel_module import leaf_types, module_level_ops, regroup, with_inline_asm_lifted
+from tmem_dialect.interpreter.kernel_module import (
+    call_problem,
+    leaf_types,
+    module_level_ops,
+    reachable_functions,
+    regroup,
+    with_inline_asm_lifted,
+)
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.memory import MemoryFault, MemRefValue
 from tmem_dialect.interpreter.ops.cluster import ClusterFunctions
@@ -162,50 +168,17 @@ def _function_type(kernel: Kernel) -> list[Attribute]:
     return list(kernel.function_type.inputs.data)
 
 
-def _reachable_functions(module: ModuleOp, kernel: Kernel) -> list[Operation]:
-    out, todo, seen = [], [kernel], set()
-    while todo:
-        f = todo.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        out.append(f)
-        for op in f.walk():
-            if isinstance(op, (func.CallOp, llvm.CallOp)) and op.callee is not None:
-                callee = SymbolTable.lookup_symbol(op, op.callee)
-                if callee is not None:
-                    todo.append(callee)
-    return out
-
-
-def _call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) -> str | None:
-    """Why the interpreter cannot run this llvm.call (None: it can): an indirect call, a callee
-    without a body, or recursion (`callers` are the functions on the path from the kernel)."""
-    if op.callee is None:
-        return "an indirect llvm.call"
-    callee = SymbolTable.lookup_symbol(op, op.callee)
-    name = op.callee.root_reference.data
-    if not isinstance(callee, llvm.FuncOp) or not callee.body.blocks:
-        return f"llvm.call of @{name}, which has no body here"
-    if name in callers:
-        return f"llvm.call of @{name} is recursive ({' -> '.join((*callers, name))})"
-    for inner in callee.walk():
-        if isinstance(inner, llvm.CallOp) and (problem := _call_problem(module, inner, (*callers, name))):
-            return problem
-    return None
-
-
 def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter,
              unlifted: dict[Operation, str] | None = None) -> list[Finding]:
     """Static problems that stop a run: ops without semantics (inline asm the PTX front end could
     not lift: `unlifted` says why), mixed cta_group."""
     found: list[Finding] = []
     groups: dict[int, Operation] = {}
-    for f in _reachable_functions(module, kernel):
+    for f in reachable_functions(module, kernel):
         for op in f.walk():
             if op is f:
                 continue
-            if isinstance(op, llvm.CallOp) and (problem := _call_problem(module, op, (f.sym_name.data,))):
+            if isinstance(op, llvm.CallOp) and (problem := call_problem(module, op, (f.sym_name.data,))):
                 found.append(Finding(FindingKind.UNSUPPORTED, diag.error(op, f"the interpreter cannot run {problem}")))
                 continue
             if unlifted and op in unlifted:

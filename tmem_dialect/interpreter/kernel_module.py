@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import llvm
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import BoolAttr, ModuleOp, VectorType
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import Rewriter
@@ -39,6 +39,40 @@ def module_level_ops(root: Operation) -> Iterator[Operation]:
         for region in table.regions:
             for block in region.blocks:
                 yield from block.ops
+
+
+def reachable_functions(module: ModuleOp, kernel: Operation) -> list[Operation]:
+    """The kernel and every function it calls, directly or not (callees looked up from the call)."""
+    out, todo, seen = [], [kernel], set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        out.append(f)
+        for op in f.walk():
+            if isinstance(op, (func.CallOp, llvm.CallOp)) and op.callee is not None:
+                callee = SymbolTable.lookup_symbol(op, op.callee)
+                if callee is not None:
+                    todo.append(callee)
+    return out
+
+
+def call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) -> str | None:
+    """Why the interpreter cannot run this llvm.call (None: it can): an indirect call, a callee
+    without a body, or recursion (`callers` are the functions on the path from the kernel)."""
+    if op.callee is None:
+        return "an indirect llvm.call"
+    callee = SymbolTable.lookup_symbol(op, op.callee)
+    name = op.callee.root_reference.data
+    if not isinstance(callee, llvm.FuncOp) or not callee.body.blocks:
+        return f"llvm.call of @{name}, which has no body here"
+    if name in callers:
+        return f"llvm.call of @{name} is recursive ({' -> '.join((*callers, name))})"
+    for inner in callee.walk():
+        if isinstance(inner, llvm.CallOp) and (problem := call_problem(module, inner, (*callers, name))):
+            return problem
+    return None
 
 
 # NVVM intrinsics called by name (Triton's warp-specialized barriers) -> whether the barrier is
