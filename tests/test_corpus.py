@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from corpus_runs import MISUSED, RUNS, SMEM, pair_gemm
+from corpus_runs import DOT_WS_FINDINGS, MISUSED, RUNS, SMEM, dot_ws, pair_gemm
 from xdsl.dialects import llvm
 
 from tmem_dialect.diagnostics import DiagnosticError, Severity
@@ -182,6 +182,7 @@ def test_mlir_parses_lifts_and_verifies(path: Path) -> None:
 
 # ---- running the corpus (the interpreter, an exact model, against numpy; inputs in corpus_runs) ----
 
+
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_corpus_kernel_runs_to_the_right_numbers(name: str) -> None:
     module, _ = _import(CORPUS / name, allow_unmodelled=False)
@@ -198,6 +199,29 @@ def test_corpus_pair_gemm_runs_on_a_cluster_of_two() -> None:
     result = run_kernel(module, threads=128, args=args, cluster=2, dynamic_shared_bytes=SMEM)
     assert result.errors == [], result.render()
     assert check(result.args)
+
+
+@pytest.mark.parametrize("k", [32, 128])
+def test_warp_specialized_dot_runs_to_the_right_numbers(k: int) -> None:
+    module, _ = _import(CORPUS / "triton/dot_ws.ptx", allow_unmodelled=False)
+    args, check = dot_ws(k)
+    result = run_kernel(module, args=args, dynamic_shared_bytes=SMEM)
+    assert check(result.args), result.render()
+    assert {f.value for f in result.kinds()} == DOT_WS_FINDINGS, result.render()
+
+
+def test_warp_specialized_dot_round_trip_runs_the_same() -> None:
+    """Translation validation: the re-emitted PTX of triton/dot_ws.ptx (its byvals declared again,
+    its partition byte read by ld.shared.u8) computes the same C with the same findings."""
+    module, _ = _import(CORPUS / "triton/dot_ws.ptx", allow_unmodelled=False)
+    again = ModuleImporter(parse_ptx(emit_ptx(module).text, "dot_ws.again.ptx"), Options()).run()
+    runs = []
+    args, check = dot_ws(64)  # run_kernel copies the buffers: both runs read the same inputs
+    for m in (module, again):
+        result = run_kernel(m, args=args, dynamic_shared_bytes=SMEM)
+        assert check(result.args)
+        runs.append((result.args[10].tobytes(), sorted(f.value for f in result.kinds()), len(result.errors)))
+    assert runs[0] == runs[1]
 
 
 @pytest.mark.parametrize("name", sorted(MISUSED))

@@ -4,7 +4,8 @@ The inputs and checks are tests/corpus_runs.py's, the ones the PTX files run on:
 struct parameters take their fields in the order the PTX parameters list them. run_kernel finds
 CuTe's kernel in its gpu.module (the host functions' cuda.* ops are never run), gives the
 gpu.module's extern shared global the launch's dynamic shared memory, and lifts Triton's inline asm
-with the PTX front end before running. A file that cannot run is a strict xfail that says why.
+with the PTX front end before running. None is left out (a file that could not run would be a strict
+xfail that says why).
 """
 
 from __future__ import annotations
@@ -14,21 +15,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from corpus_runs import CORPUS, MISUSED, PAIR_RUNS, RUNS, SMEM, dot_ws
+from corpus_runs import CORPUS, DOT_WS_FINDINGS, MISUSED, PAIR_RUNS, RUNS, SMEM, dot_ws
 from xdsl.dialects.builtin import BoolAttr
 
 from tmem_dialect.dialects import make_context
-from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import run_kernel
 from tmem_dialect.ir import parse_module, verify_diagnostics
 from tmem_dialect.tools.opt import run_tool
 from tmem_dialect.tools.run import TmemRun
 
 MLIR = sorted(CORPUS.glob("*/*.mlir"))
-# MLIR files whose PTX twin does not run (its import needs --allow-unmodelled): their own inputs
-# and threads. triton/dot_ws.ptx takes a TMA descriptor's 32-bit param address (mov.b32), which
-# the PTX front end does not model; its MLIR twin passes the descriptor as a byval pointer.
-MLIR_ONLY = {"triton/dot_ws.mlir": (lambda: dot_ws(64), 256)}
+# triton/dot_ws: warp-specialized, 256 threads (its PTX twin's reqntid; the MLIR declares none),
+# run for two K as its twin is in test_corpus.py, with the twin's findings.
+WARP_SPECIALIZED = {"triton/dot_ws.mlir": 256}
 
 
 def _name(path: Path) -> str:
@@ -42,9 +41,9 @@ def _twin(path: Path) -> str:
 def test_every_corpus_mlir_file_is_run_or_says_why_not() -> None:
     for path in MLIR:
         twin = _twin(path)
-        assert (twin in RUNS) + (twin in PAIR_RUNS) + (twin in MISUSED) + (_name(path) in MLIR_ONLY) == 1, (
-            _name(path)
-        )
+        assert (twin in RUNS) + (twin in PAIR_RUNS) + (twin in MISUSED) + (
+            _name(path) in WARP_SPECIALIZED
+        ) == 1, _name(path)
 
 
 @pytest.mark.parametrize("path", MLIR, ids=[_name(p) for p in MLIR])
@@ -74,35 +73,14 @@ def test_corpus_mlir_runs_to_the_right_numbers(path: Path) -> None:
     assert check(result.args)
 
 
-@pytest.mark.parametrize("name", sorted(MLIR_ONLY))
-def test_corpus_mlir_without_a_running_twin_gives_the_right_numbers(name: str) -> None:
-    make, threads = MLIR_ONLY[name]
-    args, check = make()
-    result = run_kernel(CORPUS / name, threads=threads, args=args, dynamic_shared_bytes=2 * SMEM)
-    assert result.warp_ops > 0 and not result.kinds() - WS_FALSE_ERRORS, result.render()
-    assert check(result.args)
-
-
-# What the interpreter reports on triton/dot_ws.mlir, which ptxas accepts and whose numbers are right.
-WS_FALSE_ERRORS = {FindingKind.SHARED_RACE, FindingKind.SETMAXNREG_UNIFORM}
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the numbers are right, but the interpreter reports two kinds of error on Triton's warp specialization: "
-        "(1) shared-race: all 128 threads of the default partition store the constant 3 (i8) to each worker's "
-        "partition-state byte (global_smem + 37080..37083) with no barrier between the warps, a same-value "
-        "write-write race, which the PTX memory model allows (it does not require data-race freedom) but "
-        "interpreter/shared_memory.py reports; (2) setmaxnreg-uniform: the worker warps of warpgroup 1 (one "
-        "partition each, chosen by llvm.switch) run different setmaxnreg instructions with no warpgroup "
-        "barrier between them; whether the ISA's rule allows this is not settled here"
-    ),
-)
-def test_corpus_mlir_warp_specialized_dot_runs_clean() -> None:
-    args, _ = dot_ws(64)
-    result = run_kernel(CORPUS / "triton/dot_ws.mlir", threads=256, args=args, dynamic_shared_bytes=2 * SMEM)
-    assert result.errors == [], result.render()
+@pytest.mark.parametrize("k", [32, 128])
+def test_corpus_mlir_warp_specialized_dot_runs_as_its_ptx_twin(k: int) -> None:
+    """numpy's product, and the findings of triton/dot_ws.ptx's run (setmaxnreg not warpgroup-uniform)."""
+    args, check = dot_ws(k)
+    threads = WARP_SPECIALIZED["triton/dot_ws.mlir"]
+    result = run_kernel(CORPUS / "triton/dot_ws.mlir", threads=threads, args=args, dynamic_shared_bytes=SMEM)
+    assert check(result.args), result.render()
+    assert {f.value for f in result.kinds()} == DOT_WS_FINDINGS, result.render()
 
 
 MISRUN = [p for p in MLIR if _twin(p) in MISUSED]

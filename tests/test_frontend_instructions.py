@@ -245,3 +245,198 @@ def test_instruction_semantics(case: Case) -> None:
         checked = run_ptxas(again, "sm_100a", PTXAS)
         assert checked.ok, checked.output
     assert (run(import_ptx(again, f"{case.name}.again.ptx"), inp) == want).all()
+
+
+# ---- .param-space addresses of byval parameters (PTX ISA 5.1.6.1, cvta 9.7.9.20) ----------------
+
+PARAM_ADDRESSES = """.version 8.8
+.target sm_100a
+.address_size 64
+
+.visible .entry k(.param .align 64 .b8 t[32], .param .u64 .ptr .global .align 1 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<12>;
+  mov.b32 %r0, t;                 // Triton: the 32-bit .param-space address
+  cvt.u64.u32 %rd0, %r0;
+  cvta.param.u64 %rd1, %rd0;
+  mov.b64 %rd2, t;                // CuTe: the 64-bit one
+  cvta.param.u64 %rd3, %rd2;
+  cvta.to.param.u64 %rd4, %rd3;   // and back to .param
+  ld.u32 %r1, [%rd1+4];
+  ld.param.u32 %r2, [%r0+8];
+  ld.param.u32 %r3, [%rd4+12];
+  ld.param.u32 %r4, [t+16];
+  ld.param.u64 %rd5, [out];
+  cvta.to.global.u64 %rd5, %rd5;
+  mov.u32 %r5, %tid.x;
+  mul.wide.u32 %rd6, %r5, 48;
+  add.s64 %rd7, %rd5, %rd6;
+  st.global.v4.u32 [%rd7], {%r1, %r2, %r3, %r4};
+  st.global.v2.u64 [%rd7+16], {%rd1, %rd3};
+  st.global.v2.u64 [%rd7+32], {%rd0, %rd2};
+  ret;
+}
+"""
+
+
+def _run_param_addresses(module) -> np.ndarray:
+    words = np.arange(8, dtype=np.uint32) * 7 + 3
+    result = run_kernel(module, kernel="k", threads=THREADS, args=[words.view(np.uint8), np.zeros(THREADS * 12, np.uint32)])
+    assert result.errors == [], result.render()
+    return np.asarray(result.args[1]).reshape(THREADS, 12)
+
+
+ENTRY_SPELLING = {"cvta.to.param.u64": "cvta.to.param::entry.u64", "ld.param.u32 %r3": "ld.param::entry.u32 %r3"}
+
+
+@pytest.mark.parametrize("spelling", ["param", "param::entry"])
+def test_param_space_addresses_of_32_and_64_bits_reach_the_same_bytes(spelling: str) -> None:
+    """mov.b32 + cvt.u64.u32 + cvta.param (Triton) and mov.b64 + cvta.param (CuTe) give one generic
+    address; ld through it, ld.param through the 32-bit address and through cvta.to.param of the
+    generic one, and ld.param [t+16] read the parameter's bytes; the 32-bit address is the 64-bit
+    one, zero-extended. `.param` is `.param::entry` in a kernel (PTX ISA 9.7.9.8, 9.7.9.20). The
+    re-emitted PTX declares the byval again and computes the same."""
+    ptx = PARAM_ADDRESSES
+    if spelling == "param::entry":
+        for old, new in ENTRY_SPELLING.items():
+            assert old in ptx
+            ptx = ptx.replace(old, new)
+    if PTXAS is not None:
+        checked = run_ptxas(ptx, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    module = import_ptx(ptx, "param_addresses.ptx")
+    assert verify_diagnostics(module) == []
+    words = np.arange(8, dtype=np.uint32) * 7 + 3
+    got = _run_param_addresses(module)
+    assert (got[:, :4] == words[1:5]).all()
+    addresses = got[:, 4:].view(np.uint64)  # (generic via 32 bits, generic via 64, param 32 zext, param 64)
+    assert (addresses[:, 0] == addresses[:, 1]).all() and (addresses[:, 2] == addresses[:, 3]).all()
+    assert (addresses[:, 2] < 2**32).all()  # the param window fits the 32-bit form
+    again = emit_ptx(module).text
+    assert ".param .align 64 .b8 k_param_0[32]" in again
+    if PTXAS is not None:
+        checked = run_ptxas(again, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    assert (_run_param_addresses(import_ptx(again, "param_addresses.again.ptx"))[:, :4] == words[1:5]).all()
+
+
+def test_the_address_of_a_scalar_parameter_is_unmodelled() -> None:
+    """`mov.u32 %r, n` of a .b32 parameter is valid PTX (PTX ISA 5.1.6.1's own example), but the
+    importer keeps scalar parameters as values: unmodelled, at its line, never a wrong number."""
+    ptx = PARAM_ADDRESSES.replace(".param .align 64 .b8 t[32]", ".param .u32 n, .param .align 64 .b8 t[32]")
+    ptx = ptx.replace("  cvt.u64.u32 %rd0, %r0;", "  mov.b32 %r6, n;\n  cvt.u64.u32 %rd0, %r0;")
+    if PTXAS is not None:
+        checked = run_ptxas(ptx, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    with pytest.raises(DiagnosticError) as info:
+        import_ptx(ptx, "scalar_address.ptx")
+    messages = [d.message for d in info.value.diagnostics]
+    assert any("unmodelled" in m and "scalar parameter 'n'" in m for m in messages), messages
+
+
+# ---- 8-bit loads and stores (PTX ISA 5.2.2: .u8/.s8/.b8 are ld/st/cvt types, in wider registers) --
+
+BYTES = """.version 8.8
+.target sm_100a
+.address_size 64
+
+.visible .entry k(.param .u64 .ptr .global .align 1 out, .param .u64 .ptr .global .align 1 inp)
+{
+  .reg .b16 %rs<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 bytes[64];
+  ld.param.u64 %rd0, [out];
+  ld.param.u64 %rd1, [inp];
+  cvta.to.global.u64 %rd0, %rd0;
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r0, %tid.x;
+  cvt.u64.u32 %rd2, %r0;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u8 %r1, [%rd3];          // zero-extended into 32 bits
+  ld.global.s8 %r2, [%rd3];          // sign-extended
+  ld.global.b8 %rs1, [%rd3];         // into a 16-bit register
+  cvt.s32.s8 %r3, %rs1;              // its low byte, sign-extended
+  mov.u32 %r4, bytes;
+  add.s32 %r5, %r4, %r0;
+  xor.b32 %r6, %r2, 0x5A5;           // st.b8 stores the low byte alone
+  st.shared.b8 [%r5], %r6;
+  bar.sync 0;
+  xor.b32 %r7, %r0, 1;
+  add.s32 %r8, %r4, %r7;
+  ld.shared.b8 %r9, [%r8];           // the neighbour's byte, as Triton reads its partition index
+  cvt.u16.u32 %rs2, %r9;
+  cvt.u32.u8 %r10, %rs2;
+  st.global.u8 [%rd3+32], %rs1;      // a byte from a 16-bit register
+  mul.wide.u32 %rd4, %r0, 16;
+  add.s64 %rd5, %rd0, %rd4;
+  st.global.v4.u32 [%rd5], {%r1, %r2, %r3, %r10};
+  ret;
+}
+"""
+
+
+def _run_bytes(module) -> tuple[np.ndarray, np.ndarray]:
+    inp = np.arange(64, dtype=np.uint8) * 37 + 5  # half the bytes have the top bit set
+    result = run_kernel(module, kernel="k", threads=THREADS, args=[np.zeros(THREADS * 4, np.uint32), inp.copy()])
+    assert result.errors == [], result.render()
+    return np.asarray(result.args[0]).reshape(THREADS, 4), np.asarray(result.args[1])
+
+
+def test_byte_loads_and_stores_extend_and_truncate_as_the_isa_says_and_round_trip() -> None:
+    """ld.u8 zero-extends, ld.s8 and cvt.s32.s8 sign-extend, st.b8 stores the low byte; -t ptx keeps
+    each i8 in a .b16 register (ld.shared.u8, cvt.u32.u8, st.global.u8), and the re-emitted kernel
+    assembles and computes the same."""
+    if PTXAS is not None:
+        checked = run_ptxas(BYTES, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    inp = np.arange(64, dtype=np.uint8) * 37 + 5
+    x = inp[:THREADS]
+    signed = x.view(np.int8).astype(np.int32)
+    neighbour = (signed[np.arange(THREADS) ^ 1] ^ 0x5A5) & 0xFF
+    want = np.stack([x.astype(np.uint32), signed.view(np.uint32), signed.view(np.uint32), neighbour.astype(np.uint32)], axis=1)
+    want_inp = inp.copy()
+    want_inp[32:64] = x
+    module = import_ptx(BYTES, "bytes.ptx")
+    got, got_inp = _run_bytes(module)
+    assert (got == want).all() and (got_inp == want_inp).all()
+    again = emit_ptx(module).text
+    assert "ld.shared.u8" in again and "st.shared.u8" in again and "st.global.u8" in again
+    if PTXAS is not None:
+        checked = run_ptxas(again, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    got, got_inp = _run_bytes(import_ptx(again, "bytes.again.ptx"))
+    assert (got == want).all() and (got_inp == want_inp).all()
+
+
+def test_i8_arithmetic_has_no_register_class() -> None:
+    """Only ld, st and cvt take 8-bit types (PTX ISA 5.2.2): an llvm.add on i8 is a diagnostic at
+    the op, not 16-bit arithmetic on a register whose high byte nobody defined."""
+    from tmem_dialect.dialects import make_context
+    from tmem_dialect.ir import parse_module
+
+    module = parse_module(make_context(), """llvm.func @k(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  %b = llvm.load %p : !llvm.ptr<1> -> i8
+  %s = llvm.add %b, %b : i8
+  llvm.store %s, %p : i8, !llvm.ptr<1>
+  llvm.return
+}""")
+    with pytest.raises(DiagnosticError) as info:
+        emit_ptx(module)
+    assert any("i8 has no PTX register class" in d.message for d in info.value.diagnostics)
+
+
+def test_a_store_to_a_kernel_parameter_is_a_finding() -> None:
+    """Kernel parameters are read-only variables (PTX ISA 5.1.6.1): a generic st through the
+    cvta.param'd address (which ptxas cannot see) is reported, and the bytes stay as passed."""
+    ptx = PARAM_ADDRESSES.replace("  ld.u32 %r1, [%rd1+4];", "  st.u32 [%rd1+4], %r0;\n  ld.u32 %r1, [%rd1+4];")
+    if PTXAS is not None:
+        checked = run_ptxas(ptx, "sm_100a", PTXAS)
+        assert checked.ok, checked.output
+    words = np.arange(8, dtype=np.uint32) * 7 + 3
+    result = run_kernel(import_ptx(ptx, "param_store.ptx"), kernel="k", threads=THREADS,
+                        args=[words.view(np.uint8), np.zeros(THREADS * 12, np.uint32)])
+    assert {k.value for k in result.kinds()} == {"memory-fault"}, result.render()
+    assert "read-only" in result.render()
+    assert (np.asarray(result.args[0]).view(np.uint32) == words).all()

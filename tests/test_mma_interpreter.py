@@ -314,3 +314,222 @@ def test_mma_overwriting_d_that_an_ld_still_reads_and_its_twin():
                    + SECOND_MMA + SECOND_WAIT + "  scf.if %is_warp0 {\n    tcgen05.fence after_thread_sync\n")
     _, _, res = run(late)
     assert res.errors == [], res.render()
+
+
+@pytest.mark.parametrize("source, bits", [("b6x16_p32", 6), ("b4x16_p64", 4)])
+def test_cp_decompression_expands_each_chunk_to_16_bytes(source, bits):
+    """PTX ISA 9.7.16.9.1: 16 contiguous b-bit elements followed by padding (16 bytes) become 16
+    8-bit elements; element i is bits [b*i, b*i+b) of the little-endian chunk and lands in byte i,
+    the 6-bit code in bits 0-5, the 4-bit one in bits 2-5 (isa.TMEM_SUBBYTE_SHIFT's sources)."""
+    res = run_kernel(CP_KERNEL.replace("shape_128x256b", f"shape_128x256b source {source}"), kernel="cp",
+                     args=[np.zeros(1024, np.int32)])
+    assert res.diagnostics == [], res.render()
+    source_bytes = np.arange(1024, dtype=np.int32).view(np.uint8).reshape(128, 2, 16)  # row, chunk, byte
+    shift = 0 if bits == 6 else 2
+    expected = np.zeros((128, 2, 16), np.uint8)
+    for row in range(128):
+        for chunk in range(2):
+            value = int.from_bytes(source_bytes[row, chunk].tobytes(), "little")
+            for i in range(16):
+                expected[row, chunk, i] = ((value >> (bits * i)) & ((1 << bits) - 1)) << shift
+    assert (res.args[0].view(np.uint8).reshape(128, 2, 16) == expected).all()
+
+
+def test_cp_decompression_reads_no_padding_byte():
+    """The padding of a chunk is not read: a generic store to it needs no proxy fence."""
+    kernel = CP_KERNEL.replace("shape_128x256b", "shape_128x256b source b4x16_p64")
+    # after the fenced stores, rewrite bytes 8..15 of row 0's first chunk (padding) without a fence
+    late = ("  %pad = llvm.getelementptr %rows[2] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i32\n"
+            "  scf.if %is_thread0 {\n"
+            "    %z = arith.constant dense<0> : vector<2xi32>\n"
+            "    llvm.store %z, %pad : vector<2xi32>, !llvm.ptr<3>\n"
+            "  }\n")
+    anchor = "  %base = llvm.load %slot : !llvm.ptr<3> -> i32\n"
+    assert kernel.count(anchor) == 1
+    res = run_kernel(kernel.replace(anchor, late + anchor), kernel="cp", args=[np.zeros(1024, np.int32)])
+    assert res.diagnostics == [], res.render()
+    payload = kernel.replace("%rows[2]", "%rows[0]")
+    res = run_kernel(payload.replace(anchor, late.replace("%rows[2]", "%rows[0]") + anchor), kernel="cp",
+                     args=[np.zeros(1024, np.int32)])
+    assert "missing-proxy-fence" in kinds(res), res.render()
+
+
+A_TMEM_KERNEL = """
+llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+llvm.mlir.global internal @done() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+llvm.mlir.global internal @a_src() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<1024 x i32>
+llvm.mlir.global internal @b_src() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<256 x i32>
+func.func @a_tmem(%a: memref<1024xi32>, %b: memref<256xi32>, %out: memref<4096xf32>) attributes {tcgen05.kernel, tcgen05.reqntid = array<i32: 128, 1, 1>} {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c21_i32 = arith.constant 21 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %warp = arith.shrui %tid, %c5_i32 : i32
+  %is_warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
+  %is_thread0 = arith.cmpi eq, %tid, %c0_i32 : i32
+  %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
+  %bar = llvm.mlir.addressof @done : !llvm.ptr<3>
+  %sa = llvm.mlir.addressof @a_src : !llvm.ptr<3>
+  %sb = llvm.mlir.addressof @b_src : !llvm.ptr<3>
+  scf.if %is_warp0 {
+    tcgen05.alloc %slot, 64 : !llvm.ptr<3>
+    tcgen05.relinquish_alloc_permit
+  }
+  scf.if %is_thread0 {
+    tcgen05.mbarrier.init %bar, %c1_i32 : !llvm.ptr<3>
+  }
+  // the operands arrive in their shared-memory order: thread t copies words 8t..8t+7 of A's
+  // packed source and words 2t, 2t+1 of B
+  %t = arith.index_cast %tid : i32 to index
+  %at = arith.muli %t, %c8 : index
+  %at4 = arith.addi %at, %c4 : index
+  %va0 = vector.load %a[%at] : memref<1024xi32>, vector<4xi32>
+  %va1 = vector.load %a[%at4] : memref<1024xi32>, vector<4xi32>
+  %at_i = arith.index_cast %at : index to i32
+  %at4_i = arith.index_cast %at4 : index to i32
+  %pa0 = llvm.getelementptr %sa[%at_i] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  %pa1 = llvm.getelementptr %sa[%at4_i] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  llvm.store %va0, %pa0 : vector<4xi32>, !llvm.ptr<3>
+  llvm.store %va1, %pa1 : vector<4xi32>, !llvm.ptr<3>
+  %bt = arith.muli %t, %c2 : index
+  %vb = vector.load %b[%bt] : memref<256xi32>, vector<2xi32>
+  %bt_i = arith.index_cast %bt : index to i32
+  %pb = llvm.getelementptr %sb[%bt_i] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  llvm.store %vb, %pb : vector<2xi32>, !llvm.ptr<3>
+  tcgen05.fence_proxy_async
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  tcgen05.fence after_thread_sync
+  %base = llvm.load %slot : !llvm.ptr<3> -> i32
+  %idesc = tcgen05.instr_desc f8f6f4 m 128 n 32 a ATYPE b e4m3 d f32
+  scf.if %is_thread0 {
+    %a_addr = llvm.ptrtoint %sa : !llvm.ptr<3> to i32
+    %b_addr = llvm.ptrtoint %sb : !llvm.ptr<3> to i32
+    %desc_a = tcgen05.smem_desc %a_addr lbo 128 sbo 256 none
+    %desc_b = tcgen05.smem_desc %b_addr lbo 128 sbo 256 none
+    %a_tmem = arith.addi %base, %c32_i32 : i32
+    tcgen05.cp %a_tmem, %desc_a shape_128x256b source SOURCE
+    %false = arith.constant false
+    tcgen05.mma f8f6f4 %base, %a_tmem, %desc_b, %idesc, %false : i32
+    tcgen05.commit %bar : !llvm.ptr<3>
+  }
+  tcgen05.mbarrier.wait_parity %bar, %c0_i32 : !llvm.ptr<3>
+  tcgen05.fence after_thread_sync
+  %quarter = arith.andi %warp, %c3_i32 : i32
+  %lane_base = arith.shli %quarter, %c21_i32 : i32
+  %taddr = arith.addi %base, %lane_base : i32
+  %got = tcgen05.ld %taddr shape_32x32b x32 : vector<32xi32>
+  tcgen05.wait load
+  %f = arith.bitcast %got : vector<32xi32> to vector<32xf32>
+  %ot = arith.muli %t, %c32 : index
+  vector.store %f, %out[%ot] : memref<4096xf32>, vector<32xf32>
+  tcgen05.fence before_thread_sync
+  nvvm.barrier
+  scf.if %is_warp0 {
+    tcgen05.fence after_thread_sync
+    tcgen05.dealloc %base, 64
+  }
+  func.return
+}
+"""
+"""A 128x32x32 kind::f8f6f4 mma with A in TMEM, decompressed there by tcgen05.cp from its packed
+shared-memory form (ATYPE, SOURCE), and B (32 x 32 e4m3) from shared memory; D row r in lane r."""
+
+
+def _canonical_offset(row: int, byte: int) -> int:
+    """Byte offset of byte `byte` of K-major row `row`: no swizzle, LBO 128, SBO 256 (isa.smem)."""
+    return (row // 8) * 256 + (byte // 16) * 128 + (row % 8) * 16 + byte % 16
+
+
+def _e4m3(code: int) -> float:
+    sign = -1.0 if code >> 7 else 1.0
+    e, m = (code >> 3) & 15, code & 7
+    return sign * (m / 8 * 2.0**-6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7))
+
+
+def _e2mx(code: int, mantissa_bits: int) -> float:
+    """e2m1 / e2m3 (exponent bias 1, no infinities or NaN; PTX ISA 5.2.3)."""
+    sign = -1.0 if code >> (2 + mantissa_bits) else 1.0
+    e, m = (code >> mantissa_bits) & 3, code & ((1 << mantissa_bits) - 1)
+    frac = m / (1 << mantissa_bits)
+    return sign * (frac if e == 0 else (1 + frac) * 2.0 ** (e - 1))
+
+
+@pytest.mark.parametrize("a_type, source, bits", [("e2m1", "b4x16_p64", 4), ("e2m3", "b6x16_p32", 6)])
+def test_mma_reads_a_decompressed_into_tmem(a_type, source, bits):
+    """cp decompression writes the 8-bit containers that kind::f8f6f4 reads A from in TMEM (PTX
+    ISA 9.7.16.10.4.3): D = A.B with A's codes packed 16 per chunk in shared memory."""
+    rng = np.random.default_rng(7)
+    a_codes = rng.integers(0, 1 << bits, (128, 32))
+    b_codes = rng.integers(0, 0x78, (32, 32)) | (rng.integers(0, 2, (32, 32)) << 7)  # no NaN
+    a_smem = np.zeros(4096, np.uint8)
+    for r in range(128):
+        for chunk in range(2):
+            value = sum(int(c) << (bits * i) for i, c in enumerate(a_codes[r, 16 * chunk:16 * chunk + 16]))
+            payload = value.to_bytes(16, "little")[: 16 * bits // 8]
+            for j, byte in enumerate(payload):
+                a_smem[_canonical_offset(r, 16 * chunk + j)] = byte
+    b_smem = np.zeros(1024, np.uint8)
+    for n in range(32):
+        for kk in range(32):
+            b_smem[_canonical_offset(n, kk)] = b_codes[n, kk]
+    text = A_TMEM_KERNEL.replace("ATYPE", a_type).replace("SOURCE", source)
+    res = run_kernel(text, kernel="a_tmem", args=[a_smem.view(np.int32), b_smem.view(np.int32),
+                                                  np.zeros(4096, np.float32)])
+    assert res.diagnostics == [], res.render()
+    a = np.vectorize(lambda c: _e2mx(int(c), bits - 3))(a_codes)
+    b = np.vectorize(lambda c: _e4m3(int(c)))(b_codes)
+    assert (res.args[2].reshape(128, 32) == (a @ b.T).astype(np.float32)).all()
+
+
+A_SMEM_KERNEL = (
+    A_TMEM_KERNEL.replace("    tcgen05.cp %a_tmem, %desc_a shape_128x256b source SOURCE\n", "")
+    .replace("%base, %a_tmem, %desc_b, %idesc, %false : i32", "%base, %desc_a, %desc_b, %idesc, %false : i64")
+    .replace("b e4m3 d f32", "b BTYPE d f32")
+)
+"""The same mma with A and B both read from shared memory."""
+
+
+def _e3m2(code: int) -> float:
+    """e3m2 (exponent bias 3, no infinities or NaN; PTX ISA 5.2.3)."""
+    sign = -1.0 if code >> 5 else 1.0
+    e, m = (code >> 2) & 7, code & 3
+    return sign * (m / 4 * 2.0**-2 if e == 0 else (1 + m / 4) * 2.0 ** (e - 3))
+
+
+def _packed_rows(codes: np.ndarray, bits: int) -> np.ndarray:
+    """Rows of 32 codes in shared memory (no swizzle, LBO 128, SBO 256), each 16 codes one chunk:
+    packed little-endian, then padding (PTX ISA 9.7.16.10.4.4; the padding bytes stay 0xEE)."""
+    out = np.full(codes.shape[0] * 32, 0xEE, np.uint8)
+    for r in range(codes.shape[0]):
+        for chunk in range(2):
+            value = sum(int(c) << (bits * i) for i, c in enumerate(codes[r, 16 * chunk:16 * chunk + 16]))
+            for j, byte in enumerate(value.to_bytes(16, "little")[: 16 * bits // 8]):
+                out[_canonical_offset(r, 16 * chunk + j)] = byte
+    return out
+
+
+@pytest.mark.parametrize("a_type, b_type", [("e2m1", "e3m2"), ("e2m3", "e2m1")])
+def test_f8f6f4_reads_sub_byte_operands_packed_with_padding_from_shared_memory(a_type, b_type):
+    """kind::f8f6f4 reads 4- and 6-bit A and B from 16-byte chunks of 16 packed codes plus padding
+    (PTX ISA 9.7.16.10.4.4, the TMA's .b4x16_p64 / .b6x16_p32): D = A.B against numpy."""
+    bits = {"e2m1": 4, "e2m3": 6, "e3m2": 6}
+    value = {"e2m1": lambda c: _e2mx(c, 1), "e2m3": lambda c: _e2mx(c, 3), "e3m2": _e3m2}
+    rng = np.random.default_rng(11)
+    a_codes = rng.integers(0, 1 << bits[a_type], (128, 32))
+    b_codes = rng.integers(0, 1 << bits[b_type], (32, 32))
+    text = A_SMEM_KERNEL.replace("ATYPE", a_type).replace("BTYPE", b_type)
+    args = [_packed_rows(a_codes, bits[a_type]).view(np.int32), _packed_rows(b_codes, bits[b_type]).view(np.int32),
+            np.zeros(4096, np.float32)]
+    res = run_kernel(text, kernel="a_tmem", args=args)
+    assert res.diagnostics == [], res.render()
+    a = np.vectorize(lambda c: value[a_type](int(c)))(a_codes)
+    b = np.vectorize(lambda c: value[b_type](int(c)))(b_codes)
+    assert (res.args[2].reshape(128, 32) == (a @ b.T).astype(np.float32)).all()

@@ -31,6 +31,7 @@ GLOBAL_ADDRESS_SPACE = 1
 SHARED_ADDRESS_SPACE = 3
 SHARED_CLUSTER_ADDRESS_SPACE = 7  # .shared::cluster: any CTA of the cluster (upstream !llvm.ptr<7>)
 TMEM_ADDRESS_SPACE = 6
+PARAM_ADDRESS_SPACE = 101  # .param: a byval kernel parameter's own address (mov %r, p; PTX ISA 5.1.6.1)
 WORKGROUP_MEMORY_SPACE = "#gpu.address_space<workgroup>"  # the gpu dialect's name of shared memory
 GLOBAL_MEMORY_SPACE = "#gpu.address_space<global>"
 

@@ -5,9 +5,10 @@
 offset an argument of its own, in offset order (a field whose value reaches an address is an
 `!llvm.ptr<1>`, as for scalar parameters; a byte field is an i16, PTX's narrowest parameter), so
 tmem-run and run_kernel pass a struct as its fields. Fields that overlap with different widths cannot be split: that parameter is unmodelled.
-A parameter whose address is taken (`mov.b64 %rd, p`, then `cvta.param`: CuTe's TMA descriptors)
-is one generic `!llvm.ptr` argument to its bytes: ld.param of its fields and generic loads through
-the address read them (tmem-run passes a buffer of the bytes, or a tensor map).
+A parameter whose address is taken (`mov.b64 %rd, p` or Triton's `mov.b32 %r, p`, then `cvta.param`:
+TMA descriptors) is one `!llvm.ptr<101>` argument, its .param-space address (llvm.byval and
+llvm.align record its size and alignment): ld.param of its fields and generic loads through the
+cvta'd address read its bytes (tmem-run passes a buffer of the bytes, or a tensor map).
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FileLineColLoc,
     FloatAttr,
     IntAttr,
@@ -19,6 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 
+from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
@@ -257,6 +260,7 @@ class FunctionImporter:
         self.param_values: dict[str, SSAValue] = {}
         self.field_values: dict[tuple[str, int], SSAValue] = {}  # byval parameters' fields, by offset
         self.params: dict[str, Param] = {p.name: p for p in fn.params}
+        self.arg_attrs: dict[int, DictionaryAttr] = {}  # by argument index: byval parameters' size and alignment
 
     # ---- building --------------------------------------------------------------------------
 
@@ -330,6 +334,8 @@ class FunctionImporter:
         func = llvm.FuncOp(fn.name, llvm.LLVMFunctionType(arg_types, result_type),
                            linkage=llvm.LinkageAttr("external"), body=body)
         func.location = self.module.loc(fn.start)
+        if self.arg_attrs:
+            func.properties["arg_attrs"] = ArrayAttr([self.arg_attrs.get(i, DictionaryAttr({})) for i in range(len(arg_types))])
         if fn.is_kernel:
             func.attributes["nvvm.kernel"] = UnitAttr()
         for directive, values in fn.directives.items():
@@ -346,8 +352,12 @@ class FunctionImporter:
         if byval.conflict is not None:
             self.module.error(p.start, f"unmodelled: byval parameter '{p.name}' cannot be split into fields: {byval.conflict}")
             return
-        if byval.address_taken_at is not None:  # a pointer to its bytes (a TMA descriptor's, ...)
-            t: Attribute = llvm.LLVMPointerType()
+        if byval.address_taken_at is not None:  # its .param-space address (a TMA descriptor's, ...)
+            t: Attribute = llvm.LLVMPointerType(IntAttr(PARAM_ADDRESS_SPACE))
+            size = p.count * T.bits(T.storage_type(p.type)) // 8  # type: ignore[operator]
+            self.arg_attrs[len(arg_types)] = DictionaryAttr({
+                "llvm.byval": llvm.LLVMArrayType(IntAttr(size), IntegerType(8)),
+                "llvm.align": IntegerAttr(p.align or 1, i32)})
             arg_types.append(t)
             self.param_values[p.name] = self.entry.block.insert_arg(t, len(self.entry.block.args), self.module.loc(p.start))
             return

@@ -111,11 +111,17 @@ def read_other(ctx: FunctionImporter, operand, t: Attribute) -> SSAValue:
     if isinstance(operand, Symbol):
         param = ctx.params.get(operand.name)
         if param is not None and param.count is not None:  # an address-taken byval parameter
-            if T.bits(t) < 64:  # a param-window address (Triton's mov.b32 + cvt + cvta.param)
-                raise Unmodelled(f"unmodelled instruction '{ctx.ins.opcode if ctx.ins else 'mov'}' (a "  # type: ignore[union-attr]
-                                 f"{T.bits(t)}-bit param-space address of byval parameter '{operand.name}'; "
-                                 "64-bit addresses are generic addresses of its bytes)")
-            return ctx.coerce(ctx.pointer_as_int(ctx.param_value(operand.name)), t)
+            # its .param-space address (PTX ISA 5.1.6.1), 32 or 64 bits wide: the param window
+            # fits 32 bits (Triton's mov.b32 + cvt.u64.u32 + cvta.param), cvta.param makes it generic
+            pointer = ctx.param_value(operand.name)
+            if T.bits(t) == 64:
+                return ctx.coerce(ctx.pointer_as_int(pointer), t)
+            if T.bits(t) != 32:
+                raise Invalid(f"the address of parameter '{operand.name}' is 32 or 64 bits wide")
+            return ctx.coerce(ctx.build(llvm.PtrToIntOp, [pointer], i32), t)
+        if param is not None:  # a scalar parameter is a value here, not memory with an address
+            raise Unmodelled(f"unmodelled instruction '{ctx.ins.opcode if ctx.ins else 'mov'}' (the address "  # type: ignore[union-attr]
+                             f"of scalar parameter '{operand.name}')")
         glob = ctx.module.globals.get(operand.name)
         if glob is None:
             raise Invalid(f"use of undeclared variable '{operand.name}'")

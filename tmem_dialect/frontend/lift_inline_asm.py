@@ -15,13 +15,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, i64
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, i1, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tmem_dialect.diagnostics import DiagnosticError, emit, warning
-from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.dialects import llvm_ext, nvvm_sync
 
 WATCHED = re.compile(r"\btcgen05\.|\bmbarrier\.")
 _OPERAND = re.compile(r"\$(\d+)")
@@ -44,7 +44,10 @@ class LiftInlineAsmPass(ModulePass):
 
 
 def lift_all(root: Operation) -> dict[llvm.InlineAsmOp, str]:
-    """Lift every llvm.inline_asm under `root`; the ones left as they are, each with why."""
+    """Lift every NVVM barrier intrinsic call and llvm.inline_asm under `root`; the asm ops left as
+    they are, each with why."""
+    for call in [o for o in root.walk() if isinstance(o, llvm.CallIntrinsicOp)]:
+        lift_barrier_intrinsic(call)
     unlifted: dict[llvm.InlineAsmOp, str] = {}
     for asm in [o for o in root.walk() if isinstance(o, llvm.InlineAsmOp)]:
         try:
@@ -52,6 +55,39 @@ def lift_all(root: Operation) -> dict[llvm.InlineAsmOp, str]:
         except _NotLifted as e:
             unlifted[asm] = str(e)
     return unlifted
+
+
+# LLVM's NVVM barrier intrinsics (Triton calls them, e.g. in its warp-specialize dispatch): the
+# named barrier op each is, as (aligned, its operands, arrive only). The operands are the barrier
+# id and then the thread count. PTX ISA "barrier{.cta}": `barrier.sync` is the non-aligned form.
+BARRIER_INTRINSICS = {
+    "llvm.nvvm.barrier0": (True, 0, False),
+    "llvm.nvvm.barrier.cta.sync.aligned.all": (True, 1, False),
+    "llvm.nvvm.barrier.cta.sync.all": (False, 1, False),
+    "llvm.nvvm.barrier.cta.sync.aligned.count": (True, 2, False),
+    "llvm.nvvm.barrier.cta.sync.count": (False, 2, False),
+    "llvm.nvvm.barrier.cta.arrive.aligned.count": (True, 2, True),
+    "llvm.nvvm.barrier.cta.arrive.count": (False, 2, True),
+}
+
+
+def lift_barrier_intrinsic(call: llvm.CallIntrinsicOp) -> None:
+    """A call of an NVVM barrier intrinsic becomes the nvvm barrier op (same location), so the
+    TMEM checks and the interpreter see the barrier; other intrinsic calls stay as they are."""
+    form = BARRIER_INTRINSICS.get(call.intrin.data)
+    if form is None or len(call.args) != form[1] or call.ress:
+        return
+    aligned, operands, arrive = form
+    ident = call.args[0] if operands else None
+    threads = call.args[1] if operands == 2 else None
+    if arrive:
+        assert threads is not None
+        new: Operation = nvvm_sync.BarrierArriveOp(threads, ident)
+    else:
+        new = nvvm_sync.BarrierOp(ident, threads)
+        new.properties["aligned"] = BoolAttr(aligned, i1)
+    new.location = call.location
+    Rewriter.replace_op(call, new, new_results=[])
 
 
 def _register_type(t: Attribute) -> str:

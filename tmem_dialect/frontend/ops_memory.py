@@ -6,12 +6,15 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerType, VectorType, i32
 from xdsl.ir import Attribute, SSAValue
 
+from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.syntax import Address, Instruction, Reg, Symbol, VectorOperand
 
-SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "local": 5, "const": 4, "param": None}
+# .param is .param::entry in a kernel and .param::func in a device function (PTX ISA 9.7.9.8 ld)
+SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "local": 5, "const": 4, "param": None,
+          "param::entry": None, "param::func": None}
 # Cache and eviction hints: they change performance, not values.
 HINT_PREFIXES = ("ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "L1::", "L2::", "level::")
 VECTORS = {"v2": 2, "v4": 4, "v8": 8}
@@ -110,6 +113,8 @@ def ld(ctx: FunctionImporter, ins: Instruction) -> None:
         if d is not None:
             ctx.write(d, ctx.coerce(ctx.ssa.read(ctx.current, var), t), signed)
         return
+    if space is None and isinstance(a, Address) and isinstance(a.base, Reg):
+        space = PARAM_ADDRESS_SPACE  # through a parameter's address (`mov %r, p`, PTX ISA 5.1.6.1)
     if space is None:
         for k, e in enumerate(dests):
             if e is not None:
@@ -188,34 +193,32 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     """cvta[.to].space.size d, a.
 
     Global addresses are the same number in the generic window (the interpreter and hardware
-    agree), so a global cvta is a copy. So is a param cvta: the address of a byval parameter
-    (`mov.b64 %rd, p`) is already the generic address of its bytes (byval.py). A shared cvta changes the number on hardware: it
-    is an llvm.addrspacecast between !llvm.ptr and !llvm.ptr<3>.
+    agree), so a global cvta is a copy. A shared or param cvta changes the number on hardware: it
+    is an llvm.addrspacecast between !llvm.ptr and !llvm.ptr<3> (or <7>, or <101>, the .param
+    space of a byval kernel parameter's own address, byval.py; `.param` is `.param::entry`).
     """
     parts = ins.parts
     to = len(parts) > 1 and parts[1] == "to"
     rest = parts[2:] if to else parts[1:]
-    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in ("global", "param", "shared", "shared::cta",
-                                                                        "shared::cluster"):
+    if len(rest) != 2 or rest[1] not in ("u32", "u64") or rest[0] not in _CVTA_SPACES:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     if len(ins.operands) != 2:
         raise Invalid(f"'{ins.opcode}' takes 2 operands")
     d, a = ins.operands
     width = IntegerType(int(rest[1][1:]))
-    if isinstance(a, Symbol):
-        value = ctx.read(a, width)
-    else:
-        value = ctx.read(a, width)
-    if rest[0] in ("global", "param"):
+    value = ctx.read(a, width)  # a variable's own address (mov's), or a register
+    if rest[0] == "global":
         ctx.write(d, value)
         return
-    space = SPACES[rest[0]]
+    space = _CVTA_SPACES[rest[0]]
     source, target = (0, space) if to else (space, 0)
     ptr = v(ctx, llvm.IntToPtrOp.create(operands=[value], result_types=[_ptr(source)]))
     cast = v(ctx, llvm_ext.AddrSpaceCastOp(ptr, _ptr(target)))
     ctx.write(d, v(ctx, llvm.PtrToIntOp(cast, width)))
 
 
+_CVTA_SPACES = {"global": 1, "shared": 3, "shared::cta": 3, "shared::cluster": 7, "param": PARAM_ADDRESS_SPACE,
+                "param::entry": PARAM_ADDRESS_SPACE}
 _ATOM_SEMANTICS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release", "acq_rel": "acq_rel"}
 # PTX scope -> LLVM NVPTX syncscope (PTX's default scope is .gpu, LLVM's default is the system)
 _ATOM_SCOPES = {"cta": "block", "cluster": "cluster", "gpu": "device", "sys": None}

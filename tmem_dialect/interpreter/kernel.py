@@ -329,7 +329,8 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
                 buf = machine.memory.add_global(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
                 values.append(MemRefValue(buf, shape, want))
             else:
-                buf = machine.memory.add_global(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
+                place = machine.memory.add_param if _is_param(t) else machine.memory.add_global
+                buf = place(f"argument {i}", np.ascontiguousarray(arr).reshape(-1))
                 values.append(np.full(V.WARP, buf.base, dtype=np.int64))
             arrays.append(buf.data.reshape(arr.shape))
         elif isinstance(t, (IntegerType, IndexType)) or V.element_dtype(t).kind == "f":
@@ -367,6 +368,11 @@ def cluster_shape(kernel: Kernel, cluster: int | None, cta_pair: bool) -> tuple[
     return shape
 
 
+def _is_param(t: Attribute) -> bool:
+    """A byval parameter's own address (!llvm.ptr<101>): its bytes go in the param window."""
+    return conventions.pointer_address_space(t) == conventions.PARAM_ADDRESS_SPACE
+
+
 def _bind_tensor_map(machine: Machine, kernel: Kernel, i: int, t: Attribute, tm: TensorMap, values: list[Any]) -> Any:
     """A 128-byte global object stands for the CUtensorMap; its address is the parameter's value."""
     from tmem_dialect.interpreter import tma
@@ -387,7 +393,8 @@ def _bind_tensor_map(machine: Machine, kernel: Kernel, i: int, t: Attribute, tm:
     if buf is None:
         raise _fail(FindingKind.BAD_ARGUMENTS, kernel,
                     f"argument {i} is a tensor map over argument {tm.buffer}, which is not a buffer argument")
-    obj = machine.memory.add_global(f"tensor map (argument {i})", np.zeros(isa.TENSOR_MAP_BYTES, dtype=np.uint8))
+    place = machine.memory.add_param if _is_param(t) else machine.memory.add_global
+    obj = place(f"tensor map (argument {i})", np.zeros(isa.TENSOR_MAP_BYTES, dtype=np.uint8))
     tma.of(machine).maps[obj.base] = (tm, buf)
     return np.full(V.WARP, obj.base, dtype=np.int64)
 

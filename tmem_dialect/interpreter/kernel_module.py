@@ -14,13 +14,11 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import BoolAttr, ModuleOp, VectorType
+from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.ir import Attribute, Operation
-from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
 
-from tmem_dialect.dialects import nvvm_sync
-from tmem_dialect.frontend.lift_inline_asm import lift_all
+from tmem_dialect.frontend.lift_inline_asm import BARRIER_INTRINSICS, lift_all
 
 
 def symbol_tables(root: Operation) -> Iterator[Operation]:
@@ -75,30 +73,20 @@ def call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) ->
     return None
 
 
-# NVVM intrinsics called by name (Triton's warp-specialized barriers) -> whether the barrier is
-# .aligned; LLVM's NVPTX backend emits `barrier.sync{.aligned} id` for them (all CTA threads).
-BARRIER_INTRINSICS = {"llvm.nvvm.barrier.cta.sync.all": False, "llvm.nvvm.barrier.cta.sync.aligned.all": True}
-
-
-def _is_rewritten(op: Operation) -> bool:
+def _is_lifted(op: Operation) -> bool:
     return isinstance(op, llvm.InlineAsmOp) or (
         isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data in BARRIER_INTRINSICS
     )
 
 
 def with_inline_asm_lifted(module: ModuleOp, copy: bool) -> tuple[ModuleOp, dict[Operation, str]]:
-    """The module with its inline asm lifted and its barrier intrinsics as nvvm.barrier (a clone
+    """The module with its inline asm and NVVM barrier intrinsics lifted (lift-inline-asm; a clone
     when `copy`; the module itself when it has neither), and the asm ops left, each with why the
     front end could not lift it."""
-    if not any(_is_rewritten(op) for op in module.walk()):
+    if not any(_is_lifted(op) for op in module.walk()):
         return module, {}
     if copy:
         module = module.clone()
-    for op in [o for o in module.walk() if isinstance(o, llvm.CallIntrinsicOp) and _is_rewritten(o)]:
-        barrier = nvvm_sync.BarrierOp(op.args[0] if op.args else None)
-        barrier.properties["aligned"] = BoolAttr.from_bool(BARRIER_INTRINSICS[op.intrin.data])
-        barrier.location = op.location
-        Rewriter.replace_op(op, barrier)
     return module, dict(lift_all(module))
 
 

@@ -5,6 +5,12 @@ shared by all CTAs; each CTA has its own shared memory (addrspace 3) in a low 32
 same shared address names a different word in each CTA of a cluster. A generic pointer into the
 shared window resolves to the executing CTA's shared memory.
 
+The byval kernel parameters whose address the kernel takes (`!llvm.ptr<101>` arguments: CuTe's and
+Triton's tensor maps) live in the param window, above the shared window and below 4 GiB: a
+.param-space address fits 32 bits (Triton's `mov.b32 %r, p`) and is the same number as the
+generic address cvta.param makes of it, as shared addresses are (the .param window lies in the
+generic window, PTX ISA 9.7.9.20 cvta).
+
 shared::cluster addresses (mapa's results) carry the target CTA in bits 24..30 as rank + 1; with
 those bits 0 the address is the executing CTA's (the ISA's shared::cta window lies inside the
 shared::cluster window and names the executing CTA's memory there).
@@ -24,7 +30,10 @@ SHARED_BASE = 0x0001_0000
 SHARED_LIMIT = 0x8000_0000
 CLUSTER_RANK_SHIFT = 24  # shared::cluster address = (rank + 1) << 24 | shared::cta address
 CTA_WINDOW = 1 << CLUSTER_RANK_SHIFT
+PARAM_BASE = SHARED_LIMIT
 GLOBAL_BASE = 0x1_0000_0000
+PARAM_LIMIT = GLOBAL_BASE
+PARAM_ALIGNMENT = 128  # the largest .align a parameter can have (a tensor map needs 64)
 GLOBAL_STRIDE = 0x1_0000_0000
 SHARED, GLOBAL = SHARED_ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE
 
@@ -42,6 +51,7 @@ class Buffer:
     data: np.ndarray  # the user-visible array (contiguous)
     space: int
     cta: int = -1  # the CTA whose shared memory it is (-1: global memory)
+    read_only: bool = False  # a kernel parameter's bytes (PTX ISA 5.1.6.1: read-only variables)
     raw: np.ndarray = field(init=False)
     _typed: dict[np.dtype, np.ndarray] = field(default_factory=dict, init=False)
 
@@ -118,11 +128,22 @@ class Memory:
         self.global_space = AddressSpace()
         self.shared_spaces = [AddressSpace() for _ in range(ctas)]
         self._next_global = GLOBAL_BASE
+        self._next_param = PARAM_BASE
         self._next_shared = [SHARED_BASE] * ctas
 
     def add_global(self, name: str, data: np.ndarray) -> Buffer:
         buf = Buffer(name, self._next_global, data, GLOBAL)
         self._next_global += GLOBAL_STRIDE
+        return self.global_space.add(buf)
+
+    def add_param(self, name: str, data: np.ndarray) -> Buffer:
+        """The bytes of a byval parameter, in the param window (one copy for every CTA)."""
+        base = self._next_param
+        buf = Buffer(name, base, data, GLOBAL, read_only=True)
+        if base + buf.nbytes > PARAM_LIMIT:
+            raise MemoryFault(f"byval parameters of {base + buf.nbytes - PARAM_BASE} bytes do not fit the "
+                              f"param window of {PARAM_LIMIT - PARAM_BASE} bytes")
+        self._next_param = (base + max(buf.nbytes, 1) + PARAM_ALIGNMENT - 1) // PARAM_ALIGNMENT * PARAM_ALIGNMENT
         return self.global_space.add(buf)
 
     def add_shared(self, cta: int, name: str, data: np.ndarray, alignment: int = 16) -> Buffer:
@@ -221,6 +242,9 @@ class Memory:
         cta: int,
     ) -> Access:
         acc = self.resolve(addresses, mask, dtype, max(count, 1), cta)
+        if acc.buffer.read_only:
+            raise MemoryFault(f"{acc.buffer.name} holds a kernel parameter's bytes, which are read-only "
+                              "(PTX ISA 5.1.6.1)")
         typed = acc.buffer.typed(dtype)
         index = acc.index[mask]
         data = values[mask].astype(dtype, copy=False)

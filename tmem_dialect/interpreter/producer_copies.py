@@ -22,10 +22,12 @@ class CopyIssue:
     """tcgen05.cp and tcgen05.shift of one thread, a part of interpreter.producers.Producers."""
 
     def cp(self: Producers, w: WarpInterpreter, op: Operation, taddr: int, desc_value: int, shape: isa.CpShape,
-           multicast: isa.CpMulticast | None, cta_group: int) -> None:
+           multicast: isa.CpMulticast | None, cta_group: int, source: isa.CpSourceFormat | None = None) -> None:
         """One thread's tcgen05.cp: shape.rows rows of shape.row_bits bits, read through the SMEM
         descriptor as a K-major canonical matrix of bytes (isa.smem), land in TMEM by
-        isa.cp_footprint, 4 bytes per 32-bit column (little-endian); asynchronous like mma."""
+        isa.cp_footprint, 4 bytes per 32-bit column (little-endian); asynchronous like mma.
+        With a `source` format each 16-byte chunk of a row is decompressed (isa.decompress); its
+        padding bytes are not read."""
         from tmem_dialect.interpreter import smem_descriptor as sd
 
         m = self.machine
@@ -38,13 +40,20 @@ class CopyIssue:
         try:
             desc = sd.decode(desc_value)
             addresses, _ = sd.element_addresses(desc, shape.rows, row_bytes, 8, k_major=True)
+            read = addresses.reshape(-1)
+            if source is not None:  # only the payload of each chunk is read
+                in_chunk = np.arange(row_bytes) % isa.SUBBYTE_CHUNK_BYTES
+                read = addresses[:, in_chunk < source.payload_bytes].reshape(-1)
             rows = [self.shared_reader(AsCta(w, c), op)(addresses) for c in ctas]
         except (DescriptorError, MemoryFault) as e:
             self._operand_error(w, op, e)
             return
+        if source is not None:
+            chunks = shape.rows, row_bytes // isa.SUBBYTE_CHUNK_BYTES, isa.SUBBYTE_CHUNK_BYTES
+            rows = [isa.decompress(data.reshape(chunks), source).reshape(shape.rows, row_bytes) for data in rows]
         for c in ctas:
-            self.check_proxy(AsCta(w, c), op, addresses.reshape(-1), "tcgen05.cp")
-            self.mark_async_reads(c, addresses.reshape(-1), len(self.records))
+            self.check_proxy(AsCta(w, c), op, read, "tcgen05.cp")
+            self.mark_async_reads(c, read, len(self.records))
         record = self._new_record(w, op)
         lane0, col0 = isa.taddr_lane(taddr), isa.taddr_column(taddr)
         src_rows = np.array([r for r, lanes in enumerate(fp.lanes) for _ in lanes])

@@ -84,8 +84,10 @@ class MmaIssue:
             tmem_reads: list[tuple[int, np.ndarray]] = []  # (CTA, cells) of the operands read from TMEM
             for c in ctas:
                 if ops.a_taddr is not None:
-                    a = tc.read_tmem_operand(m.ctas[c].tmem.cells, ops.a_taddr, idesc.a_type, idesc.m, k, group)
-                    a_flat, _ = tc.a_from_tmem_flat(ops.a_taddr, idesc.m, k, idesc.a_type.bits, group)
+                    a = tc.read_tmem_operand(m.ctas[c].tmem.cells, ops.a_taddr, ops.kind, idesc.a_type, idesc.m, k,
+                                             group)
+                    a_flat, _ = tc.a_from_tmem_flat(ops.a_taddr, idesc.m, k,
+                                                    isa.tmem_container_bits(ops.kind, idesc.a_type), group)
                     tmem_reads.append((c, np.unique(a_flat)))
                 else:
                     assert ops.a_desc is not None
@@ -222,6 +224,9 @@ class MmaIssue:
             desc = sd.decode(desc_value)
             bits = isa.smem_container_bits(ops.kind, t)
             addr, _ = sd.element_addresses(desc, n, k, bits, not mn_major)
+            if isa.smem_packed_with_padding(ops.kind, t):  # the bytes read: no chunk's padding
+                first, _, second = sd.packed_subbyte(addr, t.bits)
+                addr = np.concatenate([first.reshape(-1), second.reshape(-1)])
             reads.append(addr.reshape(-1))
         if not reads:
             return

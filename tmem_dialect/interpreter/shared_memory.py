@@ -3,7 +3,10 @@
 Every load and store of a shared buffer passes here after the data moved (Machine.load/store):
 - a race is a pair of accesses of one byte by two warps, one a write, that no barrier orders
   (happens-before by vector clocks, so the verdict does not depend on the schedule; memory is
-  byte-addressed, so two warps storing the two halves of one word do not race);
+  byte-addressed, so two warps storing the two halves of one word do not race). A store that
+  leaves the bytes as the previous store made them is not one: the PTX memory model does not
+  require race freedom, and every order gives every reader the same value (Triton's default
+  partition: all its warps store the same partition-state word);
 - shared memory starts undefined (PTX .shared variables have no initializer), so a read of a byte
   no store wrote is reported: reading 0 would pass a kernel that reads the wrong slot, because 0
   is the base address of the first allocation;
@@ -39,6 +42,8 @@ class SharedShadow:
     read_clock: np.ndarray  # [warps, bytes]
     written: np.ndarray  # per byte: some store (or an initializer) wrote it
     origin: np.ndarray  # per 32-bit word: the TMEM allocation whose address it holds, or None
+    value: np.ndarray  # per byte: what the last store left there (valid where value_known)
+    value_known: np.ndarray  # per byte: the last write was a store seen here (not a TMA copy)
 
     @staticmethod
     def new(nbytes: int, warps: int) -> SharedShadow:
@@ -51,6 +56,8 @@ class SharedShadow:
             np.full((warps, nbytes), -1, dtype=np.int64),
             np.zeros(nbytes, dtype=bool),
             np.full(words, None, dtype=object),
+            np.zeros(nbytes, dtype=np.uint8),
+            np.zeros(nbytes, dtype=bool),
         )
 
 
@@ -114,7 +121,11 @@ class SharedShadows:
         shadow = self.shadow_of(buf)
         _, offsets = _bytes(w, index, dtype, count)
         touched = np.unique(offsets)
-        self._races(w, op, buf, shadow, touched, write=True)
+        now = buf.raw[touched]  # the data moved already
+        unchanged = shadow.value_known[touched] & (now == shadow.value[touched])
+        self._races(w, op, buf, shadow, touched, write=True, unchanged=unchanged)
+        shadow.value[touched] = now
+        shadow.value_known[touched] = True
         shadow.written[touched] = True
         words = np.unique(touched // 4)
         tag = origin(values) if count == 0 and dtype.itemsize == 4 else None
@@ -122,11 +133,14 @@ class SharedShadows:
 
 
     def _races(self, w: WarpLanes, op: Operation, buf: Buffer, shadow: SharedShadow, offsets: np.ndarray,
-               write: bool) -> None:
-        """Check the access of bytes `offsets` (of `buf`) against the other warps' last ones."""
+               write: bool, unchanged: np.ndarray | None = None) -> None:
+        """Check the access of bytes `offsets` (of `buf`) against the other warps' last ones; a
+        write of bytes `unchanged` (what the last store left there) races with nothing."""
         clock = self.clocks[w.warp]
         writers = shadow.writer[offsets]
         racy = (writers >= 0) & (writers != w.warp)
+        if unchanged is not None:
+            racy &= ~unchanged
         if racy.any():
             wc = shadow.write_clock[offsets]
             unordered = racy & (wc > clock.vc[np.maximum(writers, 0)])
@@ -147,6 +161,8 @@ class SharedShadows:
             reads = shadow.read_clock[:, offsets]
             others = np.arange(self.warp_count) != w.warp
             late = (reads > clock.vc[:, None]) & others[:, None]
+            if unchanged is not None:
+                late &= ~unchanged[None, :]
             if late.any():
                 p, i = (int(x) for x in np.argwhere(late)[0])
                 self.report(
@@ -157,6 +173,7 @@ class SharedShadows:
                     "with no barrier ordering the two",
                     key=("read", p, w.warp),
                 )
+            shadow.value_known[offsets] = False  # until stored() records the bytes of a store
             shadow.writer[offsets] = w.warp
             shadow.write_clock[offsets] = clock.now
             shadow.write_op[offsets] = op

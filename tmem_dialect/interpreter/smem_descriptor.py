@@ -97,3 +97,22 @@ def read_codes(read, offsets: np.ndarray, shifts: np.ndarray, container_bits: in
     if code_bits < container_bits:
         codes &= np.uint32((1 << code_bits) - 1)
     return codes
+
+
+def packed_subbyte(addresses: np.ndarray, code_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the 4- or 6-bit elements of kind::f8f6f4 / mxf8f6f4 sit in shared memory, from their
+    addresses in the 8-bit geometry (`element_addresses` with 8-bit elements; isa.SUBBYTE_CHUNK_BYTES):
+    the byte holding each code's low bits, the code's shift there, and the byte holding its high bits
+    (the same byte unless the code straddles two). The chunk's padding is never among them."""
+    start = addresses & ~np.int64(isa.SUBBYTE_CHUNK_BYTES - 1)
+    byte, shift = isa.subbyte_code_position(addresses & (isa.SUBBYTE_CHUNK_BYTES - 1), code_bits)
+    first = start + byte
+    return first, shift, np.where(shift + code_bits > 8, first + 1, first)
+
+
+def read_packed_subbyte(read, addresses: np.ndarray, code_bits: int) -> np.ndarray:
+    """The codes of `packed_subbyte` elements through `read(addresses) -> uint8 values` (a code
+    within one byte takes only bits [shift, shift + code_bits) < 8 of the byte pair)."""
+    first, shift, second = packed_subbyte(addresses, code_bits)
+    pair = read(first).astype(np.uint32) | (read(second).astype(np.uint32) << np.uint32(8))
+    return (pair >> shift.astype(np.uint32)) & np.uint32((1 << code_bits) - 1)

@@ -139,12 +139,19 @@ def read_smem_operand(read, desc_value: int, kind: isa.Kind, t: isa.DType, rows:
     desc = sd.decode(desc_value)
     container = isa.smem_container_bits(kind, t)
     addresses, shifts = sd.element_addresses(desc, rows, k, container, k_major=not mn_major)
+    if isa.smem_packed_with_padding(kind, t):
+        return decode_operand(sd.read_packed_subbyte(read, addresses, t.bits), t)
     return decode_operand(sd.read_codes(read, addresses, shifts, container, min(t.bits, container)), t)
 
 
-def read_tmem_operand(cells: np.ndarray, taddr: int, t: isa.DType, m: int, k: int, cta_group: int) -> np.ndarray:
-    """Decoded values (M/cta_group, k) of an A operand in TMEM (packed along columns)."""
-    flat, shift = a_from_tmem_flat(taddr, m, k, t.bits, cta_group)
+def read_tmem_operand(cells: np.ndarray, taddr: int, kind: isa.Kind, t: isa.DType, m: int, k: int,
+                      cta_group: int) -> np.ndarray:
+    """Decoded values (M/cta_group, k) of an A operand in TMEM: packed along the columns in
+    containers of isa.tmem_container_bits, a 4-/6-bit code at isa.TMEM_SUBBYTE_SHIFT of its byte."""
+    container = isa.tmem_container_bits(kind, t)
+    flat, shift = a_from_tmem_flat(taddr, m, k, container, cta_group)
+    if container > t.bits:
+        shift = shift + isa.TMEM_SUBBYTE_SHIFT[t.bits]
     mask = np.uint32((1 << t.bits) - 1 if t.bits < 32 else 0xFFFF_FFFF)
     return decode_operand((cells[flat] >> shift.astype(np.uint32)) & mask, t)
 

@@ -7,9 +7,9 @@ it; none of them re-derive these facts.
 - mma: tcgen05.mma kinds, shapes, instruction descriptors, accumulator layouts;
 - mma_masks: disable-output-lane, the .ws zero-column mask descriptor and B collector buffers;
 - smem: the shared-memory matrix descriptor, swizzle modes, canonical layouts;
-- cp: tcgen05.cp shapes/multicast/footprints and tcgen05.shift;
+- cp: tcgen05.cp shapes/multicast/footprints, decompression, and tcgen05.shift;
 - sync: tcgen05.commit, mbarriers, proxy fences, elect.sync, pipelined pairs;
-- operands: swizzle XOR geometry, D layouts B and E, smem containers (the interpreter's tensor core).
+- operands: swizzle XOR geometry, D layouts B and E, smem and TMEM containers (the interpreter's tensor core).
 - tma: cp.async.bulk(.tensor) forms, tensor-map limits and swizzles, bulk groups.
 """
 

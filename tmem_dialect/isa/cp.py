@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import numpy as np
+
 from tmem_dialect.isa.core import LANES_PER_WARP
+from tmem_dialect.isa.operands import SUBBYTE_CHUNK_BYTES, SUBBYTE_CHUNK_ELEMENTS, TMEM_SUBBYTE_SHIFT
 
 
 class CpShape(Enum):
@@ -50,6 +53,15 @@ class CpSourceFormat(Enum):
 
     B6x16_P32 = "b6x16_p32"
     B4x16_P64 = "b4x16_p64"
+
+    @property
+    def element_bits(self) -> int:
+        return 6 if self is CpSourceFormat.B6x16_P32 else 4
+
+    @property
+    def payload_bytes(self) -> int:
+        """Bytes of a 16-byte source chunk that hold its 16 elements (the rest is padding)."""
+        return SUBBYTE_CHUNK_ELEMENTS * self.element_bits // 8
 
 
 # shape -> the multicast it needs (None: it takes none) [ptxas]
@@ -122,6 +134,30 @@ def cp_mnemonic(
     if source is not None:
         parts += ["b8x16", source.value]
     return ".".join(parts)
+
+
+# ---- decompression ----------------------------------------------------------------------------
+
+# 9.7.16.9.1.1 / .2 "Optional Decompression": "A contiguous set of 16 elements of 4-bits each
+# followed by 8 bytes of padding can be converted into 16 elements of 8-bits each"; "16 elements of
+# 6-bits each followed by 4 bytes of padding is decompressed into 16 elements of 8-bits each". The
+# source chunk is the TMA's .b4x16_p64 / .b6x16_p32 shared-memory form (5.5.1.1.1: sixteen
+# contiguous elements, then 64 / 32 bits of padding "un-initialized"; isa.SUBBYTE_CHUNK_BYTES),
+# so a chunk is 16 bytes on both sides and the shape's rows and bits are those of the copy
+# without decompression. Element i (bits [b*i, b*i + b) of the little-endian chunk) lands in byte
+# i, in the bits of its 8-bit TMEM container (isa.TMEM_SUBBYTE_SHIFT: the ISA's Figures
+# 195/197/198 only; our reading, sources there).
+
+
+def decompress(chunks: np.ndarray, source: CpSourceFormat) -> np.ndarray:
+    """The 16 destination bytes of each 16-byte source chunk: uint8 (..., 16) -> uint8 (..., 16)."""
+    chunks = np.asarray(chunks, dtype=np.uint8)
+    assert chunks.shape[-1] == SUBBYTE_CHUNK_BYTES, chunks.shape
+    b = source.element_bits
+    bits = np.unpackbits(chunks, axis=-1, bitorder="little")[..., : SUBBYTE_CHUNK_ELEMENTS * b]
+    fields = bits.reshape(*chunks.shape[:-1], SUBBYTE_CHUNK_ELEMENTS, b).astype(np.uint8)
+    codes = (fields << np.arange(b, dtype=np.uint8)).sum(axis=-1, dtype=np.uint8)
+    return (codes << np.uint8(TMEM_SUBBYTE_SHIFT[b])).astype(np.uint8)
 
 
 # ---- tcgen05.shift ----------------------------------------------------------------------------

@@ -50,13 +50,58 @@ BASE_OFFSET_SHIFT = 7
 
 
 def smem_container_bits(kind: Kind, t: DType) -> int:
-    """Bits of shared memory one A/B element occupies: kind::f8f6f4 reads 6- and 4-bit types from
-    8-bit containers (CUTLASS: float_e2m3/e3m2/e2m1_unpacksmem_t, one byte per element); mxf4 and
-    mxf4nvf4 read e2m1 packed two per byte. The code sits in the container's low bits (our reading;
-    docs/interpreter.md)."""
+    """Bits of shared memory one A/B element takes in the canonical layouts' geometry: mxf4 and
+    mxf4nvf4 read e2m1 packed two per byte; kind::f8f6f4 / mxf8f6f4 read 6- and 4-bit types from
+    16-byte chunks of 16 packed elements plus padding (`smem_packed_with_padding`), which take
+    the bytes of 16 8-bit elements."""
     if t.bits == 4 and kind in (Kind.MXF4, Kind.MXF4NVF4):
         return 4
     return max(t.bits, 8)
+
+
+# Shared memory holds the 4- and 6-bit elements of kind::f8f6f4 / mxf8f6f4 "contiguously packed
+# along with padding" (PTX ISA 9.7.16.10.4.4, Figures 202/203): 16 elements packed little-endian,
+# element i in bits [b*i, b*i + b) of a 16-byte chunk, then 64 (4-bit) or 32 (6-bit) bits of
+# padding: the TMA's .b4x16_p64 / .b6x16_p32 forms (5.5.1.1.1, "sixteen contiguous 4-bits of data
+# [...] with the append of 64-bits of padding"; CUTLASS's float_e2m1/e2m3/e3m2_unpacksmem_t make
+# its TMA copies use them, Triton PR #5799 builds the same "64 bits padding" by hand). A chunk
+# takes the bytes of 16 8-bit elements, so a canonical layout places element p of a chunk where
+# its byte p would be; tcgen05.cp decompression reads the same chunks (isa.decompress).
+SUBBYTE_CHUNK_ELEMENTS = 16
+SUBBYTE_CHUNK_BYTES = 16
+
+
+def smem_packed_with_padding(kind: Kind, t: DType) -> bool:
+    return t.bits < 8 and kind in (Kind.F8F6F4, Kind.MXF8F6F4)
+
+
+def subbyte_code_position(chunk_position: np.ndarray, code_bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(byte in its chunk, bit shift in that byte) of the code of element p of a packed chunk."""
+    bit = np.asarray(chunk_position) * code_bits
+    return bit // 8, bit % 8
+
+
+# Where a 4- or 6-bit element sits in its 8-bit container in TMEM: A of kind::f8f6f4 / mxf8f6f4
+# from TMEM (PTX ISA 9.7.16.10.4.3: "The individual 4-bit and the 6-bit floating point type
+# elements must be packed in an 8-bit container in Tensor memory [...] 4 consecutive A elements
+# [...] in one 32-bit Tensor Memory word"), which is also what tcgen05.cp decompression writes
+# (isa.decompress). The bit positions are in the ISA's Figures 195-201 only; our sources:
+# - e2m1 in bits [2, 6): Triton PR #10202 (merged; MMA A operand in TMEM, tested on sm_100): "the
+#   strange fp4_padded format expected by MMA LHS, where the 4 bits are in the middle [2, 6) bits";
+# - 6-bit types in bits [0, 6), the 2 high bits zero: the ISA's 8-bit container of a 6-bit type
+#   (5.2.3: "each .b8 element has 6-bit floating point value and 2 MSB bits padded with zero";
+#   5.5.1.1.1 .b6p2x16: "6-bits of data at the LSB and 2-bits of padding at the MSB"). That TMEM
+#   uses the same container is our reading; with it e2m1 shares e2m3's sign and exponent bits.
+TMEM_SUBBYTE_SHIFT: dict[int, int] = {4: 2, 6: 0}
+
+
+def tmem_container_bits(kind: Kind, t: DType) -> int:
+    """Bits of TMEM one A element occupies along the columns (little-endian in 32-bit words):
+    one byte for the 4- and 6-bit types of kind::f8f6f4 / mxf8f6f4 (9.7.16.10.4.3), e2m1 packed
+    two per byte for mxf4 / mxf4nvf4 (9.7.16.10.4.5), the type's width otherwise."""
+    if t.bits < 8 and kind in (Kind.F8F6F4, Kind.MXF8F6F4):
+        return 8
+    return t.bits
 
 
 @cache

@@ -15,12 +15,14 @@ from xdsl.ir import Operation
 
 from tmem_dialect.conventions import (
     GLOBAL_ADDRESS_SPACE,
+    PARAM_ADDRESS_SPACE,
     SHARED_ADDRESS_SPACE,
     SHARED_CLUSTER_ADDRESS_SPACE,
     pointer_address_space,
 )
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.lowering.ptx_values import (
+    BYTE_CLASS,
     Address,
     Imm,
     Operand,
@@ -32,6 +34,7 @@ from tmem_dialect.lowering.ptx_values import (
     element_type,
     float_imm,
     int_imm,
+    is_byte,
     is_float,
 )
 
@@ -76,6 +79,7 @@ CVTA = {
     (GLOBAL_ADDRESS_SPACE, 0): "cvta.global.u64", (0, GLOBAL_ADDRESS_SPACE): "cvta.to.global.u64",
     (SHARED_CLUSTER_ADDRESS_SPACE, 0): "cvta.shared::cluster.u64",
     (0, SHARED_CLUSTER_ADDRESS_SPACE): "cvta.to.shared::cluster.u64",
+    (PARAM_ADDRESS_SPACE, 0): "cvta.param.u64", (0, PARAM_ADDRESS_SPACE): "cvta.to.param.u64",
 }  # fmt: skip
 PREDICATE_OPS = {llvm.AndOp: "and.pred", llvm.OrOp: "or.pred", llvm.XOrOp: "xor.pred"}
 SHIFT_OPS = (llvm.ShlOp, llvm.LShrOp, llvm.AShrOp)
@@ -87,9 +91,9 @@ SHIFT_OPS = (llvm.ShlOp, llvm.LShrOp, llvm.AShrOp)
 def constant(em: Emitter, op: llvm.ConstantOp) -> None:
     t = op.result.type
     if t == IntegerType(8) and isinstance(op.value, IntegerAttr):
-        # i8 constants (the descriptor fields of nvvm.tcgen05.mma_smem_desc) live in 16-bit
-        # registers when one is needed, as in LLVM NVPTX; i8 memory access stays unsupported.
-        em.define(op.result, [int_imm(RegClass.B16, op.value.value.data & 0xFF)])
+        # i8 constants (the descriptor fields of nvvm.tcgen05.mma_smem_desc, bytes st.u8 stores)
+        # live in the low byte of a 16-bit register when one is needed (ptx_values.BYTE_CLASS)
+        em.define(op.result, [int_imm(BYTE_CLASS, op.value.value.data & 0xFF)])
         return
     cls = em.class_of(t)
     attr = op.value
@@ -231,6 +235,9 @@ def select(em: Emitter, op: llvm.SelectOp) -> None:
 def int_cast(em: Emitter, op: Operation) -> None:
     (arg,) = op.operands
     result = op.results[0]
+    if is_byte(arg.type) or is_byte(result.type):
+        byte_cast(em, op)
+        return
     src_cls, dst_cls = em.class_of(arg.type), em.class_of(result.type)
     signed = isinstance(op, llvm.SExtOp)
     operands: list[Operand] = []
@@ -244,6 +251,42 @@ def int_cast(em: Emitter, op: Operation) -> None:
             operands.append(Undef(dst_cls))
             continue
         operands.append(convert(em, em.reg(arg, i), src_cls, dst_cls, signed))
+    em.define(result, operands)
+
+
+def byte_cast(em: Emitter, op: Operation) -> None:
+    """zext/sext from i8 and trunc to i8 (ptx_values.BYTE_CLASS): cvt reads the low byte of the
+    .b16 register and extends it; a trunc to i8 keeps the low 16 bits (cvt.u16), whose low byte is
+    the i8 every consumer reads."""
+    (arg,) = op.operands
+    result = op.results[0]
+    src_byte, dst_byte = is_byte(arg.type), is_byte(result.type)
+    src_cls = BYTE_CLASS if src_byte else em.class_of(arg.type)
+    dst_cls = BYTE_CLASS if dst_byte else em.class_of(result.type)
+    if RegClass.PRED in (src_cls, dst_cls):
+        raise Unsupported("casts between i1 and i8")
+    signed = isinstance(op, llvm.SExtOp)
+    operands: list[Operand] = []
+    for i in range(element_count(result.type)):
+        src = em.operand(arg, i)
+        if isinstance(src, Imm):
+            low = src.bits & 0xFF if src_byte else src.bits
+            operands.append(int_imm(dst_cls, (low - 256 if signed and low >> 7 else low) if src_byte else low))
+            continue
+        if isinstance(src, Undef):
+            operands.append(Undef(dst_cls))
+            continue
+        d = em.new_reg(dst_cls)
+        if src_byte and dst_byte:
+            em.out(f"mov.b16 {d}, {em.reg(arg, i)};")
+        elif src_byte:
+            s = "s" if signed else "u"
+            em.out(f"cvt.{s}{dst_cls.bits}.{s}8 {d}, {em.reg(arg, i)};")
+        elif src_cls is RegClass.B16:
+            em.out(f"mov.b16 {d}, {em.reg(arg, i)};")
+        else:
+            em.out(f"cvt.u16.u{src_cls.bits} {d}, {em.reg(arg, i)};")
+        operands.append(d)
     em.define(result, operands)
 
 
@@ -278,7 +321,7 @@ def pointer_cast(em: Emitter, op: Operation) -> None:
 
 
 def addrspacecast(em: Emitter, op: llvm_ext.AddrSpaceCastOp) -> None:
-    """Between generic and shared or global pointers: cvta (what the PTX front end reads it from)."""
+    """Between generic and shared, global or param pointers: cvta (what the PTX front end reads it from)."""
     spaces = (pointer_address_space(op.arg.type), pointer_address_space(op.result.type))
     if spaces == (SHARED_ADDRESS_SPACE, SHARED_CLUSTER_ADDRESS_SPACE):
         # a shared::cta address is the executing CTA's shared::cluster address (PTX ISA

@@ -29,6 +29,7 @@ from tmem_dialect.conventions import (
     NVVM_CLUSTER_DIM_ATTR,
     NVVM_KERNEL_ATTR,
     NVVM_REQNTID_ATTR,
+    PARAM_ADDRESS_SPACE,
     SHARED_ADDRESS_SPACE,
     integer_list,
     pointer_address_space,
@@ -50,6 +51,7 @@ from tmem_dialect.lowering.ptx_values import (
     RegClass,
     Unsupported,
     byte_size,
+    byval_layout,
     element_count,
     register_class,
     scalar_bits,
@@ -437,6 +439,14 @@ class _FunctionEmitter:
                 params.append(f".param .u64 .ptr .global .align 1 {pname}")
             elif space == 0:
                 params.append(f".param .u64 .ptr .align 1 {pname}")
+            elif space == PARAM_ADDRESS_SPACE:  # a byval parameter, by its own address
+                layout = byval_layout(func, i)
+                if layout is None:
+                    self.fail(func, f"kernel parameter {i} is !llvm.ptr<{PARAM_ADDRESS_SPACE}> without the "
+                                    "llvm.byval = !llvm.array<N x i8> its bytes need")
+                    continue
+                size, align = layout
+                params.append(f".param .align {align} .b8 {pname}[{size}]")
             elif str(t) in PARAM_TYPES:
                 params.append(f".param {PARAM_TYPES[str(t)]} {pname}")
             else:
@@ -485,6 +495,10 @@ class _FunctionEmitter:
                 self.define(arg, [reg])
                 continue
             reg = self.new_reg(cls)
+            if pointer_address_space(arg.type) == PARAM_ADDRESS_SPACE:  # its own address (PTX ISA 5.1.6.1)
+                self.out(f"mov.b64 {reg}, {name}_param_{i};")
+                self.define(arg, [reg])
+                continue
             self.out(f"ld.param.b{cls.bits} {reg}, [{name}_param_{i}];")
             if pointer_address_space(arg.type) == GLOBAL_ADDRESS_SPACE and self.is_kernel:
                 global_reg = self.new_reg(cls)
@@ -502,7 +516,6 @@ class _FunctionEmitter:
             handler(self, op)
         except Unsupported as e:
             self.fail(op, f"'{op.name}': {e}")
-
 
 
 def _handler(op: Operation) -> Callable[[_FunctionEmitter, Operation], None] | None:

@@ -10,12 +10,14 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tmem_dialect.conventions import (
     GLOBAL_ADDRESS_SPACE,
+    PARAM_ADDRESS_SPACE,
     SHARED_ADDRESS_SPACE,
     SHARED_CLUSTER_ADDRESS_SPACE,
     TMEM_ADDRESS_SPACE,
     pointer_address_space,
 )
 from tmem_dialect.lowering.ptx_values import (
+    BYTE_CLASS,
     Address,
     Imm,
     Reg,
@@ -23,12 +25,13 @@ from tmem_dialect.lowering.ptx_values import (
     Unsupported,
     byte_size,
     element_count,
+    is_byte,
 )
 
 Emitter = Any  # ptx_emitter._FunctionEmitter (not imported: that module imports this one)
 
 STATE_SPACES = {0: "", GLOBAL_ADDRESS_SPACE: ".global", SHARED_ADDRESS_SPACE: ".shared",
-                SHARED_CLUSTER_ADDRESS_SPACE: ".shared::cluster"}
+                SHARED_CLUSTER_ADDRESS_SPACE: ".shared::cluster", PARAM_ADDRESS_SPACE: ".param"}
 MAX_VECTOR_ACCESS_BYTES = 16  # ld/st .v2/.v4 move at most 128 bits
 
 
@@ -40,13 +43,21 @@ def state_space(pointer: SSAValue) -> str:
     return STATE_SPACES[space]
 
 
-def access_chunks(em: Emitter, t: Attribute, alignment: int | None) -> list[tuple[int, int]]:
-    """(first element, element count) of each ld/st a load/store of `t` becomes."""
+def access_type(em: Emitter, t: Attribute) -> tuple[RegClass, int, str]:
+    """(register class, element bytes, ld/st type suffix) of a load or store of `t`: an i8 is
+    `.u8` in the low byte of a .b16 register (ld.u8 zero-extends it; st.u8 stores the low byte)."""
+    if is_byte(t):
+        return BYTE_CLASS, 1, "u8"
     cls = em.class_of(t)
     if cls is RegClass.PRED:
         raise Unsupported("loads and stores of i1 values")
+    return cls, cls.bits // 8, f"b{cls.bits}"
+
+
+def access_chunks(em: Emitter, t: Attribute, alignment: int | None) -> list[tuple[int, int]]:
+    """(first element, element count) of each ld/st a load/store of `t` becomes."""
+    _, elem_bytes, _ = access_type(em, t)
     n = element_count(t)
-    elem_bytes = cls.bits // 8
     # Without an alignment only the element's own alignment is known.
     align = alignment if alignment is not None else elem_bytes
     width = 1
@@ -62,16 +73,16 @@ def load(em: Emitter, op: llvm.LoadOp) -> None:
         raise Unsupported("atomic loads are not supported")
     space = state_space(op.ptr)
     t = op.dereferenced_value.type
-    cls = em.class_of(t)
+    cls, elem_bytes, suffix = access_type(em, t)
     alignment = op.alignment.value.data if op.alignment is not None else None
     chunks = access_chunks(em, t, alignment)
-    out = em.fresh(op.dereferenced_value)
-    elem_bytes = cls.bits // 8
+    out = [em.new_reg(cls) for _ in range(element_count(t))]
+    em.define(op.dereferenced_value, list(out))
     for first, width in chunks:
         regs = out[first : first + width]
         vec = f".v{width}" if width > 1 else ""
         dst = f"{{{', '.join(map(str, regs))}}}" if width > 1 else str(regs[0])
-        em.out(f"ld{space}{vec}.b{cls.bits} {dst}, {em.access_address(op.ptr, first * elem_bytes)};")
+        em.out(f"ld{space}{vec}.{suffix} {dst}, {em.access_address(op.ptr, first * elem_bytes)};")
 
 
 def store(em: Emitter, op: llvm.StoreOp) -> None:
@@ -80,16 +91,15 @@ def store(em: Emitter, op: llvm.StoreOp) -> None:
     space = state_space(op.ptr)
     volatile = ".volatile" if op.volatile_ is not None else ""
     t = op.value.type
-    cls = em.class_of(t)
+    _, elem_bytes, suffix = access_type(em, t)
     alignment = op.alignment.value.data if op.alignment is not None else None
-    elem_bytes = cls.bits // 8
     for first, width in access_chunks(em, t, alignment):
         if width == 1:
             src = str(em.reg_or_imm(op.value, first))
         else:
             src = "{" + ", ".join(str(em.reg(op.value, first + j)) for j in range(width)) + "}"
         vec = f".v{width}" if width > 1 else ""
-        em.out(f"st{volatile}{space}{vec}.b{cls.bits} {em.access_address(op.ptr, first * elem_bytes)}, {src};")
+        em.out(f"st{volatile}{space}{vec}.{suffix} {em.access_address(op.ptr, first * elem_bytes)}, {src};")
 
 
 def gep(em: Emitter, op: llvm.GEPOp) -> None:

@@ -8,10 +8,14 @@ from enum import Enum
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
+    IntAttr,
+    IntegerAttr,
     IntegerType,
     VectorType,
 )
@@ -164,6 +168,21 @@ def register_class(t: Attribute) -> RegClass | None:
     return _CLASS_BY_BITS.get(bits) if bits is not None else None
 
 
+# PTX has no 8-bit registers: .u8/.s8/.b8 are types of ld, st and cvt only, which take wider
+# registers (PTX ISA 5.2.2). An i8 lives in the low byte of a .b16 register, as in LLVM NVPTX; only
+# loads, stores and integer casts take it (each reads the low byte alone), so the high byte's
+# contents never matter. Any other op on i8 has no register class: a diagnostic.
+BYTE_CLASS = RegClass.B16
+
+
+def is_byte(t: Attribute) -> bool:
+    """Whether `t` is i8 or a vector of i8 (ld/st/cvt only: BYTE_CLASS)."""
+    if isinstance(t, VectorType) and (t.get_num_dims() != 1 or t.get_num_scalable_dims()):
+        return False
+    elem = element_type(t)
+    return isinstance(elem, IntegerType) and elem.width.data == 8
+
+
 def is_float(t: Attribute) -> bool:
     return isinstance(t, (Float16Type, BFloat16Type, Float32Type, Float64Type))
 
@@ -180,3 +199,20 @@ def byte_size(t: Attribute) -> int | None:
     if bits is None or bits == 1:
         return None
     return -(-bits // 8)  # LLVM's store size: an i3 takes a byte (0 bytes was a PTX "incomplete type")
+
+
+def byval_layout(func: llvm.FuncOp, i: int) -> tuple[int, int] | None:
+    """(bytes, alignment) of byval argument `i` (its llvm.byval and llvm.align argument attributes)."""
+    arg_attrs = func.properties.get("arg_attrs") or func.attributes.get("arg_attrs")
+    if not isinstance(arg_attrs, ArrayAttr) or i >= len(arg_attrs.data):
+        return None
+    attrs = arg_attrs.data[i]
+    byval = attrs.data.get("llvm.byval") if isinstance(attrs, DictionaryAttr) else None
+    if not isinstance(byval, llvm.LLVMArrayType) or not isinstance(byval.size, IntAttr):
+        return None
+    element = byval.type
+    if not isinstance(element, IntegerType) or element.width.data % 8:
+        return None
+    align = attrs.data.get("llvm.align")
+    alignment = align.value.data if isinstance(align, IntegerAttr) else 1
+    return byval.size.data * element.width.data // 8, alignment

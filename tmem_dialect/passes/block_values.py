@@ -139,8 +139,8 @@ class BlockArgumentValues:
         if not isinstance(cmp, Operation) or cmp.name not in ("llvm.icmp", "arith.cmpi") or not cmp.operands:
             return None
         form = self.form(cmp.operands[0])
-        if form is None or form.const != 0 or len(form.terms) != 1:
-            return None
+        if form is None or not isinstance(form.const, int) or form.const != 0 or len(form.terms) != 1:
+            return None  # (a per-thread constant is no induction variable)
         (sym, k), = form.terms
         if k != 1 or sym.induction_of is not loop or sym.lo is None or sym.lo != sym.hi:
             return None

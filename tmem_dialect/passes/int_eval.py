@@ -7,9 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IndexType, IntegerType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tmem_dialect import integers
+from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.passes.forms import Const
 
 BINARY = {
@@ -171,3 +172,23 @@ class Split:
 TRUTH_AND = ("arith.andi", "llvm.and")
 TRUTH_OR = ("arith.ori", "llvm.or")
 TRUTH_XOR = ("arith.xori", "llvm.xor")
+
+
+def folded_constant(value: SSAValue, depth: int = 0) -> int | None:
+    """The integer a value is, when it is a constant or integer arithmetic of constants
+    (compilers leave `mul 0, 1` stage indices unfolded), with the integer semantics above."""
+    found = constant_int(value)
+    owner = value.owner
+    if found is not None or depth > 16 or not isinstance(owner, Operation):
+        return found
+    if owner.name in CASTS and len(owner.operands) == 1:
+        return folded_constant(owner.operands[0], depth + 1)
+    kind = BINARY_BY_NAME.get(owner.name)
+    width = bitwidth(value.type)
+    if kind is None or width is None or len(owner.operands) != 2:
+        return None
+    a, b = (folded_constant(v, depth + 1) for v in owner.operands)
+    if a is None or b is None:
+        return None
+    result = apply_binary(kind, a, b, width)
+    return int(result) if result is not None else None

@@ -59,6 +59,7 @@ class Values(BlockArgumentValues):
         space: ThreadSpace,
         slots: set[object],
         effects: dict[Operation, TMEMEffect] | None = None,
+        known: dict[SSAValue, Form] | None = None,
     ):
         self.function = function
         self.effects = effects if effects is not None else {
@@ -75,6 +76,7 @@ class Values(BlockArgumentValues):
         self._uniformity: dict[SSAValue, Uniformity] = {}
         self._splits: dict[SSAValue, Split | None] = {}
         self._in_progress: set[SSAValue] = set()
+        self._known = known or {}  # values proven elsewhere (a dispatch round's state byte)
         self._evaluate_all()
 
     # ---- public ------------------------------------------------------------------------------
@@ -83,6 +85,8 @@ class Values(BlockArgumentValues):
         """The form of an integer/pointer value; None for other types."""
         if value in self._forms:
             return self._forms[value]
+        if value in self._known:
+            return self._known[value]
         if value in self._in_progress:
             # A cycle through a loop-carried value: answer optimistically; the loop-carried
             # fixpoint in _evaluate_all corrects the uniformity if the guess was wrong.
@@ -228,6 +232,10 @@ class Values(BlockArgumentValues):
         for block, incoming in self._block_incoming().items():
             for i, arg in enumerate(block.args):
                 yield arg, [values[i] for values in incoming if i < len(values)]
+
+    def incoming(self, arg: BlockArgument) -> list[SSAValue]:
+        """What each branch into the argument's block passes for it."""
+        return [values[arg.index] for values in self._block_incoming().get(arg.block, []) if arg.index < len(values)]
 
     def _block_incoming(self) -> dict[Block, list[list[SSAValue]]]:
         if not hasattr(self, "_incoming"):

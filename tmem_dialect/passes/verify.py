@@ -22,6 +22,7 @@ from tmem_dialect.passes.analysis import (
     tmem_functions,
     unanalysed,
 )
+from tmem_dialect.passes.dispatch_rounds import unroll_dispatch
 
 
 def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
@@ -41,8 +42,43 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
             found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
             found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees))
             found.extend(kernel_diagnostics(function, module))
-            found.extend(analysis.run().items())
+            found.extend(_engine_findings(function, analysis, options))
     return sorted(found, key=lambda kd: _position(kd[1]))
+
+
+def _engine_findings(
+    function: Operation, analysis: KernelAnalysis, options: Options
+) -> list[tuple[FindingKind, Diagnostic]]:
+    """The engine's findings on `function`; a warp-specialized dispatch loop is analysed round
+    by round (passes/dispatch_rounds.py), on a copy that sits beside the function meanwhile."""
+    unrolled = unroll_dispatch(function, analysis.cfg, analysis.values)
+    if unrolled is None:
+        return list(analysis.run().items())
+    parent = function.parent_block()
+    assert parent is not None
+    parent.insert_op_after(unrolled.function, function)
+    try:
+        items = KernelAnalysis(unrolled.function, options, unrolled.known).run().items()
+    finally:
+        unrolled.function.detach()
+    unique: dict[tuple[object, ...], tuple[FindingKind, Diagnostic]] = {}
+    for kind, diagnostic in items:
+        _to_origin(diagnostic, unrolled.origin)
+        unique.setdefault((kind, *_identity(diagnostic)), (kind, diagnostic))
+    return list(unique.values())
+
+
+def _to_origin(diagnostic: Diagnostic, origin: dict[Operation, Operation]) -> None:
+    """Point a diagnostic found on the unrolled copy (and its notes) at the function's own ops."""
+    if diagnostic.op is not None:
+        diagnostic.op = origin.get(diagnostic.op, diagnostic.op)
+    for note in diagnostic.notes:
+        _to_origin(note, origin)
+
+
+def _identity(diagnostic: Diagnostic) -> tuple[object, ...]:
+    """What tells two diagnostics apart when rendered (one per op of all its rounds)."""
+    return tuple((d.severity, d.message, d.location, d.op) for d in diagnostic.flatten())
 
 
 def _position(d: Diagnostic) -> tuple[str, int, int]:

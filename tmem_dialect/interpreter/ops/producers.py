@@ -52,15 +52,11 @@ def run_effect(w: WarpInterpreter, op: Operation, effect: TMEMEffect) -> PythonV
         _mma(w, op, effect, state)
         return ()
     if kind is EffectKind.CP:
-        if _named(op, "source_format", "srcFormat") is not None:
-            w.machine.report(FindingKind.UNSUPPORTED, "warning", op,
-                             f"the interpreter does not model tcgen05.cp decompression ({op.name}); TMEM is left as it was",
-                             key="cp-decompress")
-            return ()
         taddr = _uint(_lanes_of(w, effect.address), 32)
         desc = _uint(_lanes_of(w, op.smem_desc), 64)
         for lane in np.flatnonzero(w.mask):
-            state.cp(w, op, int(taddr[lane]), int(desc[lane]), op.isa_shape, op.isa_multicast, effect.cta_group or 1)
+            state.cp(w, op, int(taddr[lane]), int(desc[lane]), op.isa_shape, op.isa_multicast, effect.cta_group or 1,
+                     op.isa_source)
         return ()
     if kind is EffectKind.SHIFT:
         taddr = _uint(_lanes_of(w, effect.address), 32)

@@ -62,7 +62,7 @@ def defined_in(sym: Sym, loop: Loop) -> bool:
 class Engine:
     """The fixpoint over one function; rule families supply the transfer of each op."""
 
-    def __init__(self, function: Operation, options: Options):
+    def __init__(self, function: Operation, options: Options, known: dict[SSAValue, Form] | None = None):
         # Interned states and memos are per analysis (they are keyed by object identity).
         self.states = StateTable()
         self.function = function
@@ -79,7 +79,7 @@ class Engine:
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
-        self.values = Values(function, self.cfg, self.space, slots, self.effects)
+        self.values = Values(function, self.cfg, self.space, slots, self.effects, known)
         self._build_infos()
         self._barriers = [i for i in self.info_of.values() if i.kind is not None and is_handoff(i.kind)]
         # Only kernels that release TMEM through mbarriers pay for tracking what each warp issued.

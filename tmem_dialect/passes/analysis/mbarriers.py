@@ -54,7 +54,7 @@ from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.cells import warp_boxes
 from tmem_dialect.passes.cfg import Loop
 from tmem_dialect.passes.forms import Form
-from tmem_dialect.passes.int_eval import CASTS
+from tmem_dialect.passes.int_eval import CASTS, folded_constant
 from tmem_dialect.passes.values import slot_key
 
 # What each kind of release covers: commit the async tcgen05 ops, arrive the completed ld/st.
@@ -98,6 +98,11 @@ def mbarrier_key(pointer: SSAValue, counter: Counter = scf_counter) -> object | 
             indices = tuple(owner.rawConstantIndices.iter_values())
             size = _element_bytes(owner.elem_type)
             if len(owner.ssa_indices) == 1 and len(indices) == 1 and size is not None and stage is None:
+                folded = folded_constant(owner.ssa_indices[0])
+                if folded is not None:
+                    offset += folded * size  # a constant index left unfolded (`mul 0, 1`)
+                    value = owner.ptr
+                    continue
                 stage = ring_stage(owner.ssa_indices[0], counter)
                 if stage is None or size != isa.MBARRIER_BYTES:
                     return None
