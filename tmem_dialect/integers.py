@@ -43,3 +43,15 @@ def constant_value(value: int, width: int) -> int:
     """The value an integer attribute of a `width`-bit type denotes, as a signless integer reads
     it everywhere in this package: two's complement, an i1 as 0 or 1."""
     return as_signed(value, width)
+
+
+def funnel_shift(high: IntLike, low: IntLike, amount: IntLike, width: int, right: bool) -> IntLike:
+    """LLVM's llvm.fshl / llvm.fshr (LangRef): the 2*width-bit concatenation high:low shifted by
+    `amount` modulo `width`; fshl gives the high `width` bits of the result, fshr the low ones."""
+    if isinstance(high, np.ndarray):  # per-lane: exact in Python integers (width may be 64)
+        high, low, amount = (np.asarray(v).astype(object) for v in (high, low, amount))
+    shift = wrap(amount, width) % width
+    joined = (wrap(high, width) << width) | wrap(low, width)
+    if right:
+        return wrap(joined >> shift, width)
+    return wrap((joined << shift) >> width, width)

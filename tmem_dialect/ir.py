@@ -297,11 +297,18 @@ class LocatedParser(Parser):
 
 def _today_spellings(module: ModuleOp) -> ModuleOp:
     """What an older MLIR (Triton's) wrote, in today's upstream form: `llvm.mlir.constant(0 : index)
-    : i32` holds `0 : i32`; a function's `nvvm.kernel = 1 : ui1` is the unit attribute."""
+    : i32` holds `0 : i32`; a function's `nvvm.kernel = 1 : ui1` is the unit attribute; an inherent
+    attribute written in the attribute dictionary (CuTe's `nvvm.tcgen05.mma ... {kind = ...}`,
+    `{isCTAOnly = true}`) is the property of that name, as upstream's parser reads it."""
     from xdsl.dialects import llvm
     from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, UnitAttr
+    from xdsl.irdl import IRDLOperation
 
     for op in module.walk():
+        if isinstance(op, IRDLOperation) and op.attributes:
+            inherent = op.get_irdl_definition().properties
+            for name in [n for n in op.attributes if n in inherent]:
+                op.properties[name] = op.attributes.pop(name)
         if isinstance(op, llvm.ConstantOp) and isinstance(op.value, IntegerAttr) \
                 and isinstance(op.value.type, IndexType) and isinstance(op.result.type, IntegerType):
             op.properties["value"] = IntegerAttr(op.value.value.data, op.result.type)

@@ -304,7 +304,7 @@ def _check_global(op: llvm.GlobalOp) -> Iterator[Diagnostic]:
     if isinstance(t, IntegerType) and t.signedness.data is not Signedness.SIGNLESS:
         yield error(op, f"'llvm.mlir.global' op type {t} is not an LLVM type (LLVM integers are signless)")
     parent = op.parent_op()
-    if parent is not None and not isinstance(parent, ModuleOp):
+    if parent is not None and not parent.has_trait(SymbolTable):  # a builtin or gpu.module (as upstream)
         yield error(op, "'llvm.mlir.global' op must appear at the module level, not inside "
                         f"'{parent.name}'")
     if op.addr_space is not None and not 0 <= op.addr_space.value.data < ADDRESS_SPACE_LIMIT:

@@ -37,15 +37,24 @@ class LiftInlineAsmPass(ModulePass):
     name = "lift-inline-asm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for call in [o for o in op.walk() if isinstance(o, llvm.CallIntrinsicOp)]:
-            lift_barrier_intrinsic(call)
-        for asm in [o for o in op.walk() if isinstance(o, llvm.InlineAsmOp)]:
-            try:
-                lift(asm)
-            except _NotLifted as e:
-                if WATCHED.search(asm.asm_string.data):
-                    emit(warning(asm, f"inline asm with TMEM or mbarrier instructions was not lifted ({e}); "
-                                      "tmem-verify and tmem-run do not see what it does"))
+        for asm, reason in lift_all(op).items():
+            if WATCHED.search(asm.asm_string.data):
+                emit(warning(asm, f"inline asm with TMEM or mbarrier instructions was not lifted ({reason}); "
+                                  "tmem-verify does not see what it does"))
+
+
+def lift_all(root: Operation) -> dict[llvm.InlineAsmOp, str]:
+    """Lift every NVVM barrier intrinsic call and llvm.inline_asm under `root`; the asm ops left as
+    they are, each with why."""
+    for call in [o for o in root.walk() if isinstance(o, llvm.CallIntrinsicOp)]:
+        lift_barrier_intrinsic(call)
+    unlifted: dict[llvm.InlineAsmOp, str] = {}
+    for asm in [o for o in root.walk() if isinstance(o, llvm.InlineAsmOp)]:
+        try:
+            lift(asm)
+        except _NotLifted as e:
+            unlifted[asm] = str(e)
+    return unlifted
 
 
 # LLVM's NVVM barrier intrinsics (Triton calls them, e.g. in its warp-specialize dispatch): the

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import SymbolTable
 
 from tmem_dialect import conventions, isa
 from tmem_dialect import diagnostics as diag
@@ -31,6 +30,14 @@ from tmem_dialect.findings import FindingKind
 from tmem_dialect.interpreter import cluster as cluster_semantics
 from tmem_dialect.interpreter import lifecycle, producers
 from tmem_dialect.interpreter import values as V
+from tmem_dialect.interpreter.kernel_module import (
+    call_problem,
+    leaf_types,
+    module_level_ops,
+    reachable_functions,
+    regroup,
+    with_inline_asm_lifted,
+)
 from tmem_dialect.interpreter.machine import Finding, Machine, Options
 from tmem_dialect.interpreter.memory import MemoryFault, MemRefValue
 from tmem_dialect.interpreter.ops.cluster import ClusterFunctions
@@ -112,13 +119,14 @@ def is_kernel(f: Operation) -> bool:
 
 
 def kernels_of(module: ModuleOp) -> list[Kernel]:
-    return [op for op in module.ops if is_kernel(op)]  # type: ignore[misc]
+    return [op for op in module_level_ops(module) if is_kernel(op)]  # type: ignore[misc]
 
 
 def find_kernel(module: ModuleOp, name: str | None) -> Kernel:
     if name is not None:
-        found = SymbolTable.lookup_symbol(module, name)
-        if not isinstance(found, (func.FuncOp, llvm.FuncOp)):
+        found = next((f for f in module_level_ops(module) if isinstance(f, (func.FuncOp, llvm.FuncOp))
+                      and function_name(f) == name), None)
+        if found is None:
             names = ", ".join(function_name(k) for k in kernels_of(module)) or "none"
             raise _fail(FindingKind.NO_KERNEL, module, f"no function named '{name}' in the module (kernels: {names})")
         return found
@@ -160,49 +168,23 @@ def _function_type(kernel: Kernel) -> list[Attribute]:
     return list(kernel.function_type.inputs.data)
 
 
-def _reachable_functions(module: ModuleOp, kernel: Kernel) -> list[Operation]:
-    out, todo, seen = [], [kernel], set()
-    while todo:
-        f = todo.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        out.append(f)
-        for op in f.walk():
-            if isinstance(op, (func.CallOp, llvm.CallOp)) and op.callee is not None:
-                callee = SymbolTable.lookup_symbol(module, op.callee)
-                if callee is not None:
-                    todo.append(callee)
-    return out
-
-
-def _call_problem(module: ModuleOp, op: llvm.CallOp, callers: tuple[str, ...]) -> str | None:
-    """Why the interpreter cannot run this llvm.call (None: it can): an indirect call, a callee
-    without a body, or recursion (`callers` are the functions on the path from the kernel)."""
-    if op.callee is None:
-        return "an indirect llvm.call"
-    callee = SymbolTable.lookup_symbol(module, op.callee)
-    name = op.callee.root_reference.data
-    if not isinstance(callee, llvm.FuncOp) or not callee.body.blocks:
-        return f"llvm.call of @{name}, which has no body here"
-    if name in callers:
-        return f"llvm.call of @{name} is recursive ({' -> '.join((*callers, name))})"
-    for inner in callee.walk():
-        if isinstance(inner, llvm.CallOp) and (problem := _call_problem(module, inner, (*callers, name))):
-            return problem
-    return None
-
-
-def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter) -> list[Finding]:
-    """Static problems that stop a run: ops without semantics, mixed cta_group."""
+def precheck(module: ModuleOp, kernel: Kernel, probe: WarpInterpreter,
+             unlifted: dict[Operation, str] | None = None) -> list[Finding]:
+    """Static problems that stop a run: ops without semantics (inline asm the PTX front end could
+    not lift: `unlifted` says why), mixed cta_group."""
     found: list[Finding] = []
     groups: dict[int, Operation] = {}
-    for f in _reachable_functions(module, kernel):
+    for f in reachable_functions(module, kernel):
         for op in f.walk():
             if op is f:
                 continue
-            if isinstance(op, llvm.CallOp) and (problem := _call_problem(module, op, (f.sym_name.data,))):
+            if isinstance(op, llvm.CallOp) and (problem := call_problem(module, op, (f.sym_name.data,))):
                 found.append(Finding(FindingKind.UNSUPPORTED, diag.error(op, f"the interpreter cannot run {problem}")))
+                continue
+            if unlifted and op in unlifted:
+                found.append(Finding(FindingKind.UNSUPPORTED, diag.error(
+                    op, f"the interpreter cannot run this inline asm: the PTX front end could not lift it "
+                        f"({unlifted[op]})")))
                 continue
             if not probe.has_impl(op):
                 found.append(Finding(
@@ -265,7 +247,7 @@ MAX_GLOBAL_BYTES = 1 << 30  # what one run may allocate for a global (buffers ar
 
 
 def _setup_globals(machine: Machine, module: ModuleOp) -> None:
-    for op in module.ops:
+    for op in module_level_ops(module):
         if not isinstance(op, (llvm.GlobalOp, memref.GlobalOp)):
             continue
         name, nbytes, shape, dtype, init, shared = _global_data(op)
@@ -318,9 +300,12 @@ def _zero_args(kernel: Kernel) -> list[Any]:
 
 def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[list[Any], list[Any]]:
     """(per-warp argument values, the arrays the result reports) for the kernel's parameters."""
-    types = _function_type(kernel)
+    params = _function_type(kernel)
+    types = [leaf for t in params for leaf in leaf_types(t)]  # by-value structs: their fields
     if len(args) != len(types):
-        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments, the run passes {len(args)}")
+        fields = f" (the fields of its {len(params)} parameters)" if len(params) != len(types) else ""
+        raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"the kernel takes {len(types)} arguments{fields}, "
+                                                       f"the run passes {len(args)}")
     values: list[Any] = []
     arrays: list[Any] = []
     maps: list[tuple[int, TensorMap]] = []
@@ -358,7 +343,8 @@ def _setup_args(machine: Machine, kernel: Kernel, args: Sequence[Any]) -> tuple[
             raise _fail(FindingKind.BAD_ARGUMENTS, kernel, f"argument {i} has type {t}, which the interpreter cannot pass")
     for i, tm in maps:
         values[i] = _bind_tensor_map(machine, kernel, i, types[i], tm, values)
-    return values, arrays
+    leaves = iter(values)
+    return [regroup(t, leaves) for t in params], arrays
 
 
 def cluster_shape(kernel: Kernel, cluster: int | None, cta_pair: bool) -> tuple[int, int, int]:
@@ -521,7 +507,8 @@ def run_kernel(
     if broken:
         return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in broken], sources=sources)
     try:
-        module = _planned(module, copy=not isinstance(source, str))
+        lifted, unlifted = with_inline_asm_lifted(module, copy=not isinstance(source, str))
+        module = _planned(lifted, copy=lifted is source)
     except diag.DiagnosticError as e:
         return RunResult(list(args or ()), [Finding(FindingKind.INVALID_IR, d) for d in e.diagnostics], sources=sources)
     try:
@@ -542,7 +529,7 @@ def run_kernel(
     for w in warps[1:]:
         w.share_implementations(shared)
     machine.warp_interpreters = warps
-    problems = precheck(module, k, warps[0])
+    problems = precheck(module, k, warps[0], unlifted)
     if problems:
         return RunResult(list(args or ()), problems, sources=sources)
     try:

@@ -98,8 +98,13 @@ def unsigned(values: np.ndarray) -> np.ndarray:
     return values.view(_UNSIGNED[values.dtype]) if values.dtype in _UNSIGNED else values
 
 
-def zeros(t: Attribute) -> np.ndarray:
-    """A per-warp value of type `t`, all lanes zero (also the model of undef and poison)."""
+def zeros(t: Attribute) -> Any:
+    """A per-warp value of type `t`, all lanes zero (also the model of undef and poison); a struct
+    or array is a tuple of its members' values."""
+    if isinstance(t, llvm.LLVMStructType):
+        return tuple(zeros(m) for m in t.types.data)
+    if isinstance(t, llvm.LLVMArrayType):
+        return tuple(zeros(t.type) for _ in range(t.size.data))
     return np.zeros((WARP, *lane_shape(t)), dtype=element_dtype(t))
 
 
@@ -141,7 +146,10 @@ def lane_mask(mask: np.ndarray, value: np.ndarray) -> np.ndarray:
 
 
 def merge(mask: np.ndarray, new: Any, old: Any) -> Any:
-    """Lanes in `mask` take `new`, the others keep `old` (non-array values: `new`)."""
+    """Lanes in `mask` take `new`, the others keep `old` (a struct member by member; other
+    non-array values: `new`)."""
+    if isinstance(new, tuple) and isinstance(old, tuple) and len(new) == len(old):
+        return tuple(merge(mask, n, o) for n, o in zip(new, old))
     if isinstance(new, np.ndarray) and isinstance(old, np.ndarray) and new.shape == old.shape:
         out = np.where(lane_mask(mask, new), new, old)
         common = merged_origin(new, old)

@@ -21,9 +21,10 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.traits import SymbolTable
 
+from tmem_dialect.dialects.llvm_compat import AssumeOp
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.integers import as_signed
+from tmem_dialect.integers import as_signed, truth
 from tmem_dialect.interpreter.sync import Aborted
 from tmem_dialect.interpreter.values import is_uniform as _uniform
 from tmem_dialect.interpreter.values import merge
@@ -170,6 +171,32 @@ class LLVMControlFunctions(FuncFunctions):
         callee = SymbolTable.lookup_symbol(op, op.callee)
         assert isinstance(callee, llvm.FuncOp)
         return interpreter.run_ssacfg_region(callee.body, args, callee.sym_name.data)
+
+    @impl(AssumeOp)
+    def run_assume(self, interpreter: WarpInterpreter, op: AssumeOp, args: PythonValues):
+        """llvm.intr.assume (LangRef): a false condition, or a pointer of an "align"(p, n[, offset])
+        bundle with p - offset not a multiple of n, is undefined behaviour: reported as an error."""
+        cond, *bundle = args
+        broken = interpreter.mask & ~truth(cond)
+        problem = "its condition is false"
+        tags = op.op_bundle_tags.data if op.op_bundle_tags is not None else ()
+        at = 0
+        for tag, size in zip(tags, op.op_bundle_sizes.get_values()):
+            part, at = bundle[at: at + size], at + size
+            if tag.data == "align" and size >= 2:  # type: ignore[attr-defined]
+                offset = part[2].astype(np.int64) if size > 2 else 0
+                align = part[1].astype(np.int64)
+                bad = interpreter.mask & (align > 0) & ((part[0].astype(np.int64) - offset) % np.maximum(align, 1) != 0)
+                if bad.any() and not broken.any():
+                    lane = int(np.argmax(bad))
+                    broken, problem = bad, f"address {int(part[0][lane]):#x} is not aligned to {int(align[lane])} bytes"
+        if broken.any():
+            lane = int(np.argmax(broken))
+            interpreter.machine.report(
+                FindingKind.MEMORY_FAULT if problem.startswith("address") else FindingKind.ERROR, "error", op,
+                f"llvm.intr.assume does not hold in warp {interpreter.warp} (thread "
+                f"{interpreter.thread_id(lane)}): {problem}; the behaviour is undefined", key=interpreter.warp)
+        return ()
 
 
 def _cond_br(interpreter: WarpInterpreter, op: llvm.CondBrOp | cf.ConditionalBranchOp, args: PythonValues):

@@ -23,11 +23,37 @@ GEP_DYNAMIC = llvm.GEP_USE_SSA_VAL
 
 
 def type_size(t) -> int:
-    """Bytes one value of `t` occupies in memory (LLVM's packed layout of our types)."""
+    """Bytes one value of `t` occupies in memory (LLVM's layout: a struct's fields at their ABI
+    alignment, the size rounded up to the struct's)."""
     if isinstance(t, llvm.LLVMArrayType):
         return t.size.data * type_size(t.type)
+    if isinstance(t, llvm.LLVMStructType):
+        return struct_layout(t)[1]
     count = int(np.prod(V.lane_shape(t))) if V.lane_shape(t) else 1
     return V.element_dtype(t).itemsize * count
+
+
+def abi_alignment(t) -> int:
+    """LLVM's ABI alignment of `t` on NVPTX (its data layout: a scalar's size, a vector's size
+    rounded up to a power of 2, an aggregate's largest member's)."""
+    if isinstance(t, llvm.LLVMStructType):
+        return max((abi_alignment(m) for m in t.types.data), default=1)
+    if isinstance(t, llvm.LLVMArrayType):
+        return abi_alignment(t.type)
+    size = type_size(t)
+    return 1 << max(size - 1, 0).bit_length()
+
+
+def struct_layout(t: llvm.LLVMStructType) -> tuple[list[int], int]:
+    """(the byte offset of each field, the struct's size) of a non-packed LLVM struct."""
+    offsets, at = [], 0
+    for m in t.types.data:  # (xDSL 0.74's struct type has no packed form)
+        align = abi_alignment(m)
+        at = -(-at // align) * align
+        offsets.append(at)
+        at += type_size(m)
+    align = abi_alignment(t)
+    return offsets, -(-at // align) * align
 
 
 def _linear_index(w: WarpInterpreter, op: Operation, m: MemRefValue, indices: tuple) -> np.ndarray:
@@ -213,17 +239,37 @@ class MemoryFunctions(InterpreterFunctions):
         buf = w.machine.global_buffer(w, op.global_name.root_reference.data)
         return (np.full(V.WARP, buf.base, dtype=np.int64),)
 
+    @impl(llvm.AllocaOp)
+    def run_alloca(self, w: WarpInterpreter, op: llvm.AllocaOp, args: PythonValues):
+        """LLVM's alloca: `size` elements of `elem_type` of stack memory for each thread, at the
+        alloca's alignment; each execution allocates anew. The warp's 32 slots are one buffer (an
+        access by one thread never reaches another's slot unless it leaves its own: out of bounds)."""
+        (count,) = args
+        count = np.where(w.mask, count.astype(np.int64), 0)
+        if (count < 0).any():
+            lane = int(np.argmax(count < 0))
+            w.machine.report(FindingKind.MEMORY_FAULT, "error", op, f"llvm.alloca of {int(count[lane])} elements "
+                             f"in warp {w.warp} (thread {w.thread_id(lane)})", key=w.warp)
+            count = np.maximum(count, 0)
+        align = op.alignment.value.data if op.alignment is not None else 1
+        slot = -(-max(int(count.max()) * type_size(op.elem_type), 1) // align) * align
+        buf = w.machine.memory.add_global(f"the llvm.alloca of warp {w.warp}", np.zeros(slot * V.WARP, np.uint8))
+        return (buf.base + np.arange(V.WARP, dtype=np.int64) * slot,)
+
     @impl(llvm.GEPOp)
     def run_gep(self, w: WarpInterpreter, op: llvm.GEPOp, args: PythonValues):
         """LLVM's getelementptr: the first index steps over whole `elem_type`s, each later one
-        into the array or vector element it selects (a struct field is not modelled: an error,
-        never a wrong address)."""
+        into the array or vector element or the struct field it selects (at the field's offset)."""
         ptr, *dynamic = args
         supplied = iter(dynamic)
         offset = np.zeros_like(ptr)
         t = None
         for position, raw in enumerate(op.rawConstantIndices.get_values()):
             index = next(supplied).astype(np.int64) if raw == GEP_DYNAMIC else np.int64(raw)
+            if position and isinstance(t, llvm.LLVMStructType):  # a field: its index is a constant
+                offsets, _ = struct_layout(t)
+                offset, t = offset + offsets[int(raw)], t.types.data[int(raw)]
+                continue
             t = op.elem_type if position == 0 else _element_type(t)
             size = type_size(t) if t is not None else None
             if size is None:

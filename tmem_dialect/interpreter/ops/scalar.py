@@ -15,8 +15,8 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, im
 from xdsl.ir import Operation
 
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.dialects import llvm_ext
-from tmem_dialect.integers import truth
+from tmem_dialect.dialects import llvm_compat, llvm_ext
+from tmem_dialect.integers import as_signed, funnel_shift, truth
 from tmem_dialect.interpreter import values as V
 
 IntFn = Callable[[Any, Operation, np.ndarray, np.ndarray], np.ndarray]
@@ -392,3 +392,18 @@ class ScalarFunctions(InterpreterFunctions):
     @impl(llvm.BitcastOp)
     def run_llvm_bitcast(self, interpreter, op: llvm.BitcastOp, args):
         return (_bitcast(args[0], op.results[0].type),)
+
+    @impl(llvm_compat.FshlOp)
+    def run_fshl(self, interpreter, op: llvm_compat.FshlOp, args):
+        return (_funnel_shift(args, right=False),)
+
+    @impl(llvm_compat.FshrOp)
+    def run_fshr(self, interpreter, op: llvm_compat.FshrOp, args):
+        return (_funnel_shift(args, right=True),)
+
+
+def _funnel_shift(args, right: bool) -> np.ndarray:
+    """llvm.intr.fshl / fshr per lane, by the one integer semantics (tmem_dialect.integers)."""
+    high, low, amount = args
+    width = _bits(high)
+    return as_signed(funnel_shift(high, low, amount, width, right), width).astype(high.dtype)

@@ -74,9 +74,12 @@ class WarpLevelFunctions(InterpreterFunctions):
     @impl(llvm.InsertValueOp)
     def run_insertvalue(self, w: WarpInterpreter, op: llvm.InsertValueOp, args: PythonValues):
         container, value = args
-        (index, *rest) = op.position.get_values()
-        if rest:
-            raise NotImplementedError("llvm.insertvalue into a nested aggregate")
-        items = list(container)
-        items[index] = value
-        return (tuple(items),)
+        return (_inserted(container, tuple(op.position.get_values()), value),)
+
+
+def _inserted(container: tuple, position: tuple[int, ...], value) -> tuple:
+    """The struct (a tuple) with the member at `position` (nested indices) replaced by `value`."""
+    index, *rest = position
+    items = list(container)
+    items[index] = _inserted(items[index], tuple(rest), value) if rest else value
+    return tuple(items)
