@@ -74,13 +74,20 @@ class ModuleImporter:
         self.functions.update({f.name: f for f in module.functions if not f.declaration})  # bodies win
         self.filename = StringAttr(module.source.name)
         self._locations: dict[int, FileLineColLoc] = {}
+        self._numbers: dict[int, IntAttr] = {}  # a location's line and column (most recur)
         self.function_importers: list[FunctionImporter] = []
 
     def loc(self, offset: int) -> FileLineColLoc:
         found = self._locations.get(offset)
         if found is None:
             where = self.source.location(offset)
-            found = self._locations[offset] = FileLineColLoc(self.filename, IntAttr(where.line), IntAttr(where.column))
+            found = self._locations[offset] = FileLineColLoc(self.filename, self._number(where.line), self._number(where.column))
+        return found
+
+    def _number(self, n: int) -> IntAttr:
+        found = self._numbers.get(n)
+        if found is None:
+            found = self._numbers[n] = IntAttr(n)
         return found
 
     def error(self, offset: int, message: str) -> None:
