@@ -391,16 +391,21 @@ class FunctionImporter:
         end = bb.end
         loc_item = end[-1]
         offset = loc_item.start if isinstance(loc_item, Instruction) else bb.start
+        # Branches are built by `create` (their __init__ costs several times more: it rebuilds
+        # the operand segments from the argument lists), with the properties it would give them.
         if end[0] == "br":
             edge = bb.out_edges[0]
-            op: Operation = llvm.BrOp(end[1].block, *SSABuilder.edge_arguments(edge))
+            op: Operation = llvm.BrOp.create(operands=SSABuilder.edge_arguments(edge), successors=[end[1].block])
         elif end[0] == "cond":
             then_edge, else_edge = bb.out_edges
             cond = self.ssa.resolve(bb.condition)  # type: ignore[attr-defined]
             if end[1].negated:
                 then_edge, else_edge = else_edge, then_edge
-            op = llvm.CondBrOp(cond, then_edge.target.block, SSABuilder.edge_arguments(then_edge),
-                               else_edge.target.block, SSABuilder.edge_arguments(else_edge))
+            then_args, else_args = SSABuilder.edge_arguments(then_edge), SSABuilder.edge_arguments(else_edge)
+            segments = DenseArrayBase.from_list(i32, [1, len(then_args), len(else_args)])
+            op = llvm.CondBrOp.create(operands=[cond, *then_args, *else_args],
+                                      successors=[then_edge.target.block, else_edge.target.block],
+                                      properties={"operandSegmentSizes": segments})
         else:
             op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
         op.location = self.module.loc(offset)
