@@ -35,27 +35,37 @@ def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
     return found
 
 
-def kernel_diagnostics(kernel: Operation, module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
+def kernel_diagnostics(
+    kernel: Operation, module: Operation, kernel_ops: list[Operation] | None = None,
+    module_ops: list[Operation] | None = None,
+) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
-    registers per thread for the declared block size, static shared memory."""
-    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel)]
-    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel))
-    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, module))
+    registers per thread for the declared block size, static shared memory.
+
+    `kernel_ops` / `module_ops`: `kernel.walk()` / `module.walk()` as lists, when the caller
+    has them (tmem-verify walks each once for all its checks)."""
+    kernel_ops = list(kernel.walk()) if kernel_ops is None else kernel_ops
+    module_ops = list(module.walk()) if module_ops is None else module_ops
+    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel, ops=kernel_ops)]
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel, kernel_ops))
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, kernel_ops, module_ops))
     return found
 
 
-def module_diagnostics(module: Operation) -> list[tuple[FindingKind, Diagnostic]]:
+def module_diagnostics(module: Operation, ops: list[Operation] | None = None) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas rejects in `module` outside any one kernel: a global aligned to 2^32 bytes or
     more (ptxas: "Constant overflow"; it is emitted whether or not a kernel uses it), and a named
-    barrier's constant id or thread count out of range in any function (device functions too)."""
+    barrier's constant id or thread count out of range in any function (device functions too).
+    `ops`: `module.walk()` as a list, when the caller has it."""
+    ops = list(module.walk()) if ops is None else ops
     found = [
         (FindingKind.RESOURCE_LIMIT,
          error(op, f"alignment {op.alignment.value.data} of '@{op.sym_name.data}' is too large: "
                    f"ptxas takes alignments below 2^32 bytes"))
-        for op in module.walk()
+        for op in ops
         if isinstance(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
     ]
-    found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(module))
+    found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(ops))
     return found
 
 
@@ -122,22 +132,25 @@ def _product(dims: list[int]) -> int:
     return total
 
 
-def cta_group_uses(kernel: Operation) -> Iterator[tuple[int, Operation]]:
-    """The cta_group of each op of the kernel that carries one (lifecycle, mma, cp, shift, commit)."""
+def cta_group_uses(kernel: Operation, ops: list[Operation] | None = None) -> Iterator[tuple[int, Operation]]:
+    """The cta_group of each op of the kernel that carries one (lifecycle, mma, cp, shift, commit);
+    `ops`: `kernel.walk()` as a list, when the caller has it."""
     from tmem_dialect.dialects.interfaces import tmem_effect
 
-    for op in kernel.walk():
+    for op in kernel.walk() if ops is None else ops:
         effect = tmem_effect(op)
         if effect is not None and effect.cta_group is not None:
             yield effect.cta_group, op
 
 
-def mixed_cta_groups(kernel: Operation, declared: tuple[int, Operation] | None = None) -> Iterator[Diagnostic]:
+def mixed_cta_groups(
+    kernel: Operation, declared: tuple[int, Operation] | None = None, ops: list[Operation] | None = None
+) -> Iterator[Diagnostic]:
     """All tcgen05 instructions of a kernel use one cta_group [ptxas: "uses single CTA
     (.cta_group::1) and CTA pair granularity (.cta_group::2)"]: an error at each op using another
     than the first (or than `declared`, a cta_group the kernel states, and where)."""
     first = declared
-    for group, op in cta_group_uses(kernel):
+    for group, op in cta_group_uses(kernel, ops):
         if first is None:
             first = (group, op)
         elif group != first[0]:
@@ -146,12 +159,12 @@ def mixed_cta_groups(kernel: Operation, declared: tuple[int, Operation] | None =
                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
 
 
-def _check_named_barriers(scope: Operation) -> Iterator[Diagnostic]:
+def _check_named_barriers(ops: list[Operation]) -> Iterator[Diagnostic]:
     """Constant barrier ids and thread counts of bar.sync / bar.arrive (nvvm.barrier,
     nvvm.barrier.arrive) that the ISA allows."""
     from tmem_dialect.dialects.nvvm import constant_int
 
-    for op in scope.walk():
+    for op in ops:
         ident = getattr(op, "barrierId", None) if op.name.startswith("nvvm.barrier") else None
         count = getattr(op, "numberOfThreads", None) if op.name.startswith("nvvm.barrier") else None
         if ident is None and count is None:
@@ -164,7 +177,7 @@ def _check_named_barriers(scope: Operation) -> Iterator[Diagnostic]:
             yield error(op, problem)
 
 
-def _check_registers(kernel: Operation) -> Iterator[Diagnostic]:
+def _check_registers(kernel: Operation, ops: list[Operation]) -> Iterator[Diagnostic]:
     """Each tcgen05.ld/st message's registers fit the per-thread share of the SM's registers."""
     from tmem_dialect.dialects.interfaces import tmem_effect
 
@@ -173,7 +186,7 @@ def _check_registers(kernel: Operation) -> Iterator[Diagnostic]:
         return
     threads = _product(list(dims))
     budget = isa.REGISTERS_PER_SM // threads
-    for op in kernel.walk():
+    for op in ops:
         effect = tmem_effect(op)
         if effect is None or effect.shape is None or effect.num is None:
             continue
@@ -183,13 +196,13 @@ def _check_registers(kernel: Operation) -> Iterator[Diagnostic]:
                             f"threads has at most {budget} ({isa.REGISTERS_PER_SM} registers per SM)")
 
 
-def _check_shared_memory(kernel: Operation, module: Operation) -> Iterator[Diagnostic]:
+def _check_shared_memory(
+    kernel: Operation, kernel_ops: list[Operation], module_ops: list[Operation]
+) -> Iterator[Diagnostic]:
     """The shared globals the kernel takes the address of fit the CTA's shared memory."""
-    globals_by_name = {
-        op.sym_name.data: op for op in module.walk() if isinstance(op, llvm.GlobalOp)
-    }
+    globals_by_name = {op.sym_name.data: op for op in module_ops if isinstance(op, llvm.GlobalOp)}
     used: dict[str, llvm.GlobalOp] = {}
-    for op in kernel.walk():
+    for op in kernel_ops:
         if isinstance(op, llvm.AddressOfOp):
             g = globals_by_name.get(op.global_name.root_reference.data)
             if g is not None and g.addr_space is not None and g.addr_space.value.data == 3:

@@ -77,13 +77,20 @@ class ModuleImporter:
         self.functions.update({f.name: f for f in module.functions if not f.declaration})  # bodies win
         self.filename = StringAttr(module.source.name)
         self._locations: dict[int, FileLineColLoc] = {}
+        self._numbers: dict[int, IntAttr] = {}  # a location's line and column (most recur)
         self.function_importers: list[FunctionImporter] = []
 
     def loc(self, offset: int) -> FileLineColLoc:
         found = self._locations.get(offset)
         if found is None:
             where = self.source.location(offset)
-            found = self._locations[offset] = FileLineColLoc(self.filename, IntAttr(where.line), IntAttr(where.column))
+            found = self._locations[offset] = FileLineColLoc(self.filename, self._number(where.line), self._number(where.column))
+        return found
+
+    def _number(self, n: int) -> IntAttr:
+        found = self._numbers.get(n)
+        if found is None:
+            found = self._numbers[n] = IntAttr(n)
         return found
 
     def error(self, offset: int, message: str) -> None:
@@ -394,16 +401,21 @@ class FunctionImporter:
         end = bb.end
         loc_item = end[-1]
         offset = loc_item.start if isinstance(loc_item, Instruction) else bb.start
+        # Branches are built by `create` (their __init__ costs several times more: it rebuilds
+        # the operand segments from the argument lists), with the properties it would give them.
         if end[0] == "br":
             edge = bb.out_edges[0]
-            op: Operation = llvm.BrOp(end[1].block, *SSABuilder.edge_arguments(edge))
+            op: Operation = llvm.BrOp.create(operands=SSABuilder.edge_arguments(edge), successors=[end[1].block])
         elif end[0] == "cond":
             then_edge, else_edge = bb.out_edges
             cond = self.ssa.resolve(bb.condition)  # type: ignore[attr-defined]
             if end[1].negated:
                 then_edge, else_edge = else_edge, then_edge
-            op = llvm.CondBrOp(cond, then_edge.target.block, SSABuilder.edge_arguments(then_edge),
-                               else_edge.target.block, SSABuilder.edge_arguments(else_edge))
+            then_args, else_args = SSABuilder.edge_arguments(then_edge), SSABuilder.edge_arguments(else_edge)
+            segments = DenseArrayBase.from_list(i32, [1, len(then_args), len(else_args)])
+            op = llvm.CondBrOp.create(operands=[cond, *then_args, *else_args],
+                                      successors=[then_edge.target.block, else_edge.target.block],
+                                      properties={"operandSegmentSizes": segments})
         else:
             op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
         op.location = self.module.loc(offset)

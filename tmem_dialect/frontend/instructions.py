@@ -57,15 +57,21 @@ def translate(ctx: FunctionImporter, ins: Instruction) -> None:
 
 
 # PTX instructions that write no register operand (the first operand is read).
-_NO_DESTINATION = ("st", "red", "bar", "barrier", "mbarrier.arrive", "cp", "tcgen05.st", "tcgen05.mma",
-                   "tcgen05.cp", "tcgen05.commit", "tcgen05.shift", "fence", "membar", "prefetch",
-                   "mbarrier.init", "mbarrier.inval", "mbarrier.expect_tx", "st.async", "red.async",
-                   "setmaxnreg", "griddepcontrol", "stmatrix", "trap", "nanosleep", "tensormap")
+_NO_DESTINATION = frozenset({
+    "st", "red", "bar", "barrier", "mbarrier.arrive", "cp", "tcgen05.st", "tcgen05.mma", "tcgen05.cp",
+    "tcgen05.commit", "tcgen05.shift", "fence", "membar", "prefetch", "mbarrier.init", "mbarrier.inval",
+    "mbarrier.expect_tx", "st.async", "red.async", "setmaxnreg", "griddepcontrol", "stmatrix", "trap",
+    "nanosleep", "tensormap",
+})
+_NO_DESTINATION_PARTS = max(p.count(".") + 1 for p in _NO_DESTINATION)
 
 
 def writes_first_operand(ins: Instruction) -> bool:
-    """Whether the instruction's first operand is a destination (not in _NO_DESTINATION)."""
-    return not any(ins.opcode == p or ins.opcode.startswith(p + ".") for p in _NO_DESTINATION)
+    """Whether the instruction's first operand is a destination: no dot-separated prefix of its
+    opcode (`st`, `st.async`, ...) is in _NO_DESTINATION."""
+    parts = ins.parts
+    prefixes = range(1, min(len(parts), _NO_DESTINATION_PARTS) + 1)
+    return not any(".".join(parts[:n]) in _NO_DESTINATION for n in prefixes)
 
 
 def opaque(ctx: FunctionImporter, ins: Instruction) -> None:

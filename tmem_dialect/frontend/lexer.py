@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation
 
@@ -19,24 +19,32 @@ class Kind(Enum):
     EOF = "end of file"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):  # (a tuple: a file has a token per few bytes, and tuples are cheap to make)
     kind: Kind
     text: str
     start: int
 
 
 # Each alternative consumes at least one character and none can backtrack over more than its
-# own token, so the scan is linear. Comments and whitespace are skipped by the scanner.
+# own token, so the scan is linear. Whitespace and comments are skipped by the match of the token
+# that follows them (one match per token); `\Z` matches what is left at the end of the text.
+_SKIP = r"(?:[ \t\r\n\f\v]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)"
+_SKIPPED = re.compile(_SKIP + "*")
+# The skip is atomic (a lookahead, then a backreference to what it matched: Python 3.10 has no
+# possessive `*+`): the skipped text is never given back, or a run of n blanks before a bad
+# character would be tried as each of its 2^n splits into `[ ...]+` repetitions.
 _TOKEN = re.compile(
-    r"""
-    (?P<skip>[ \t\r\n\f\v]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)
-  | (?P<float>0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16}
+    r"(?=(?P<skip>"
+    + _SKIP
+    + r"""*))(?P=skip)
+    (?:
+    (?P<float>0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16}
         |[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)
   | (?P<int>0[xX][0-9a-fA-F]+U?|0[bB][01]+U?|[0-9]+U?)
   | (?P<name>[%.]?[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
   | (?P<string>"(?:[^"\\\n]|\\.)*")
   | (?P<punct>[,;:{}\[\]()<>+\-!@=|*])
+  | \Z)
     """,
     re.VERBOSE,
 )
@@ -64,19 +72,22 @@ def tokenize(source: Source) -> list[Token]:
     """All tokens of the source, ending with an EOF token; DiagnosticError at the first bad character."""
     text = source.text
     tokens: list[Token] = []
+    append = tokens.append
     pos, end = 0, len(text)
     match = _TOKEN.match
-    while pos < end:
+    while True:
         m = match(text, pos)
         if m is None:
+            pos = _SKIPPED.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
             if text.startswith("/*", pos):
                 raise DiagnosticError([source.error(pos, "unterminated /* comment")])
             if text[pos] == '"':
                 raise DiagnosticError([source.error(pos, "unterminated string literal")])
             raise DiagnosticError([source.error(pos, f"unexpected character {text[pos]!r}")])
         group = m.lastgroup
-        if group != "skip":
-            tokens.append(Token(_KINDS[group], m.group(), pos))  # type: ignore[index]
+        if group == "skip":  # \Z: only whitespace and comments were left
+            break
+        append(Token(_KINDS[group], m.group(group), m.start(group)))
         pos = m.end()
-    tokens.append(Token(Kind.EOF, "", end))
+    append(Token(Kind.EOF, "", end))
     return tokens

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerType, VectorType, i32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, UnitAttr, VectorType, i32, i64
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.dialects import llvm_ext
@@ -24,16 +26,46 @@ def v(ctx: FunctionImporter, op) -> SSAValue:
     return ctx.add(op).results[0]
 
 
+# The ops below are built by `create` with the properties their __init__ gives them: an op's
+# __init__ rebuilds its argument lists and attributes on every call, most of an access's import.
+
+
+@cache
+def _i64(n: int) -> IntegerAttr:
+    return IntegerAttr(n, i64)
+
+
+def load_op(ptr: SSAValue, t: Attribute, alignment: int) -> Operation:
+    """`llvm_ext.LoadOp(ptr, t, alignment=alignment)`."""
+    properties = {"ordering": _i64(0), "alignment": _i64(alignment)}
+    return llvm_ext.LoadOp.create(operands=[ptr], result_types=[t], properties=properties)
+
+
+def store_op(value: SSAValue, ptr: SSAValue, alignment: int, volatile: bool) -> Operation:
+    """`llvm_ext.StoreOp(value, ptr, alignment=alignment, volatile=volatile)`."""
+    properties: dict[str, Attribute] = {"ordering": _i64(0), "alignment": _i64(alignment)}
+    if volatile:
+        properties["volatile_"] = UnitAttr()
+    return llvm_ext.StoreOp.create(operands=[value, ptr], properties=properties)
+
+
 def build_vector(ctx: FunctionImporter, values: list[SSAValue], element: Attribute) -> SSAValue:
     vector_type = VectorType(element, [len(values)])
     vec = v(ctx, llvm_ext.PoisonOp(vector_type))
     for i, x in enumerate(values):
-        vec = v(ctx, llvm.InsertElementOp(vec, x, ctx.constant(i, i32)))
+        vec = v(
+            ctx,
+            llvm.InsertElementOp.create(operands=[vec, x, ctx.constant(i, i32)], result_types=[vector_type]),
+        )
     return vec
 
 
 def split_vector(ctx: FunctionImporter, vec: SSAValue, count: int) -> list[SSAValue]:
-    return [v(ctx, llvm_ext.ExtractElementOp(vec, ctx.constant(i, i32))) for i in range(count)]
+    element = vec.type.get_element_type()  # type: ignore[attr-defined]
+    return [
+        v(ctx, llvm_ext.ExtractElementOp.create(operands=[vec, ctx.constant(i, i32)], result_types=[element]))
+        for i in range(count)
+    ]
 
 
 def mov(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -123,9 +155,9 @@ def ld(ctx: FunctionImporter, ins: Instruction) -> None:
     ptr = ctx.address(a, space)
     if vector == 1:
         if d is not None:
-            ctx.write(d, v(ctx, llvm_ext.LoadOp(ptr, t, alignment=size)), signed)
+            ctx.write(d, v(ctx, load_op(ptr, t, size)), signed)
         return
-    vec = v(ctx, llvm_ext.LoadOp(ptr, VectorType(t, [vector]), alignment=size * vector))
+    vec = v(ctx, load_op(ptr, VectorType(t, [vector]), size * vector))
     for e, x in zip(dests, split_vector(ctx, vec, vector)):
         if e is not None:
             ctx.write(e, x, signed)
@@ -141,7 +173,7 @@ def ld_param(ctx: FunctionImporter, a, t: Attribute, skip: int = 0, signed: bool
         ptr = value
         if a.offset + skip:
             ptr = v(ctx, llvm.GEPOp(ptr, [a.offset + skip], IntegerType(8), result_type=ptr.type))  # type: ignore[arg-type]
-        return v(ctx, llvm_ext.LoadOp(ptr, t, alignment=T.bits(t) // 8))
+        return v(ctx, load_op(ptr, t, T.bits(t) // 8))
     if isinstance(value.type, llvm.LLVMPointerType):
         value = ctx.pointer_as_int(value)
     if (a.base.name, a.offset + skip) in ctx.field_values:
@@ -183,10 +215,10 @@ def st(ctx: FunctionImporter, ins: Instruction) -> None:
     size = T.bits(t) // 8
     values = [ctx.read(e, t) if e is not None else ctx.undefined(t) for e in _elements(s, vector)]
     if vector == 1:
-        ctx.add(llvm_ext.StoreOp(values[0], ptr, alignment=size, volatile=volatile))
+        ctx.add(store_op(values[0], ptr, size, volatile))
         return
     vec = build_vector(ctx, values, t)
-    ctx.add(llvm_ext.StoreOp(vec, ptr, alignment=size * vector, volatile=volatile))
+    ctx.add(store_op(vec, ptr, size * vector, volatile))
 
 
 def cvta(ctx: FunctionImporter, ins: Instruction) -> None:

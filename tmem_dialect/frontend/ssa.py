@@ -164,14 +164,17 @@ class SSABuilder:
         the others their blocks' arguments."""
         replaced = self.replaced
         resolve = self.resolve
-        of_arg = {id(phi.arg): phi for phi in self.phis}
-        users: dict[Phi, set[Phi]] = {phi: set() for phi in self.phis}
-        for phi in self.phis:
+        # The phis removed while building stand for other values (resolve never returns them):
+        # only the live ones can be a phi's operand here or become a block argument.
+        live = [phi for phi in self.phis if phi.alive]
+        of_arg = {id(phi.arg): phi for phi in live}
+        users: dict[Phi, set[Phi]] = {phi: set() for phi in live}
+        for phi in live:
             for e in phi.block.in_edges:
                 source = of_arg.get(id(e.values[phi]))
                 if source is not None and source is not phi:
                     users[source].add(phi)
-        work = list(reversed(self.phis))
+        work = list(reversed(live))
         while work:
             phi = work.pop()
             if not phi.alive:
@@ -195,9 +198,10 @@ class SSABuilder:
                     phi.arg.replace_all_uses_with(real)
                     replaced[id(phi.arg)] = real
         for b in self.blocks:
-            for edge in b.in_edges:
-                for phi in list(edge.values):
-                    edge.values[phi] = resolve(edge.values[phi])
+            for phi in b.phis:
+                if phi.alive:  # (edge_arguments reads the live phis' values only)
+                    for edge in b.in_edges:
+                        edge.values[phi] = resolve(edge.values[phi])
 
     def resolve(self, value: SSAValue) -> SSAValue:
         """The value a removed trivial phi stands for (values held outside the IR, e.g. branch conditions)."""

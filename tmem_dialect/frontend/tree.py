@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tmem_dialect.frontend.lexer import Source
 
@@ -83,8 +84,9 @@ class Instruction:
     extra: Operand | None = None  # the `|%p` second destination (shfl, setp)
     blocking: bool = False  # an mbarrier try_wait loop read as one blocking wait (idioms.py)
 
-    @property
+    @cached_property
     def parts(self) -> list[str]:
+        """The opcode's dot-separated parts (read by every handler: split once; not to be mutated)."""
         return self.opcode.split(".")
 
 

@@ -60,10 +60,12 @@ class Values(BlockArgumentValues):
         slots: set[object],
         effects: dict[Operation, TMEMEffect] | None = None,
         known: dict[SSAValue, Form] | None = None,
+        ops: list[Operation] | None = None,
     ):
         self.function = function
+        self.ops = list(function.walk()) if ops is None else ops  # walked once, read by every round
         self.effects = effects if effects is not None else {
-            op: e for op in function.walk() if (e := tmem_effect(op)) is not None
+            op: e for op in self.ops if (e := tmem_effect(op)) is not None
         }
         self.cfg = cfg
         self.space = space
@@ -202,7 +204,7 @@ class Values(BlockArgumentValues):
         # Loop-carried values start as uniform as their initial values; if a later iteration
         # feeds them something less uniform, raise them and evaluate again (rarely needed twice).
         for _ in range(4):
-            for op in self.function.walk():
+            for op in self.ops:
                 for r in op.results:
                     self.form(r)
             raised = False
@@ -218,7 +220,7 @@ class Values(BlockArgumentValues):
             self._splits.clear()
 
     def _loop_carried(self) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
-        for op in self.function.walk():
+        for op in self.ops:
             if isinstance(op, scf.ForOp):
                 yield_op = op.body.block.last_op
                 if yield_op is not None:
@@ -240,7 +242,7 @@ class Values(BlockArgumentValues):
     def _block_incoming(self) -> dict[Block, list[list[SSAValue]]]:
         if not hasattr(self, "_incoming"):
             incoming: dict[Block, list[list[SSAValue]]] = {}
-            for op in self.function.walk():
+            for op in self.ops:
                 for i, succ in enumerate(op.successors):
                     incoming.setdefault(succ, []).append(list(_successor_operands(op, i)))
             self._incoming = incoming

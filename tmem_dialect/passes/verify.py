@@ -33,17 +33,18 @@ def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
 def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKind, Diagnostic]]:
     """Every finding of tmem-verify on `module` with its kind (shared with the interpreter), in
     source order."""
-    found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module))
-    functions = tmem_functions(module)
+    module_ops = list(module.walk())  # walked once; each function's ops are the analysis's
+    found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module, module_ops))
+    functions = tmem_functions(module, module_ops)
     callees = function_names(functions)
     with frozen_heap():
         for function in functions:
             analysis = KernelAnalysis(function, options)
             found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
-            found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees))
-            found.extend(kernel_diagnostics(function, module))
+            found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
+            found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops))
             found.extend(_engine_findings(function, analysis, options))
-    return sorted(found, key=lambda kd: _position(kd[1]))
+    return sorted(found, key=lambda kd: (_position(kd[1]), kd[1].message))  # one order run to run
 
 
 def _engine_findings(

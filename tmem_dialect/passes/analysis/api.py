@@ -45,12 +45,13 @@ def parse_options(ptx_version: str | float, conservative: bool, insert: bool) ->
     return Options(version, conservative, insert)
 
 
-def tmem_functions(module: Operation) -> list[Operation]:
-    """Functions (func.func, llvm.func) that use TMEM, in module order."""
+def tmem_functions(module: Operation, ops: list[Operation] | None = None) -> list[Operation]:
+    """Functions (func.func, llvm.func) that use TMEM, in module order; `ops`: `module.walk()` as
+    a list, when the caller has it."""
     from xdsl.dialects import func
 
     found = []
-    for op in module.walk():
+    for op in module.walk() if ops is None else ops:
         if isinstance(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:
             if any(tmem_effect(inner) is not None or _is_tile_op(inner) for inner in op.walk()):
                 found.append(op)
@@ -65,17 +66,20 @@ def function_names(functions: list[Operation]) -> set[str]:
     return {f.sym_name.data for f in functions}  # type: ignore[attr-defined]
 
 
-def unanalysed(function: Operation, cfg: CFG, tmem_callees: set[str]) -> list[Diagnostic]:
+def unanalysed(
+    function: Operation, cfg: CFG, tmem_callees: set[str], ops: list[Operation] | None = None
+) -> list[Diagnostic]:
     """Warnings for TMEM use the analysis cannot see into: it never passes them silently.
 
-    `tmem_callees`: names of the module's functions that use TMEM."""
+    `tmem_callees`: names of the module's functions that use TMEM; `ops`: `function.walk()` as
+    a list, when the caller has it."""
     from xdsl.dialects import func
 
     found: list[Diagnostic] = []
     for op in cfg.unsupported:
         if any(tmem_effect(inner) is not None for inner in op.walk()):
             found.append(warning(op, text.unsupported_control_flow(op.name)))
-    for op in function.walk():
+    for op in function.walk() if ops is None else ops:
         if _is_tile_op(op):
             found.append(warning(op, text.warpgroup_access(op.name)))
         elif isinstance(op, (func.CallOp, llvm.CallOp)):

@@ -116,6 +116,7 @@ class Chains:
         self._unexplained: set[Operation] = set()
         self._block_facts: dict[Block, tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
+        self._opaque_memo: dict[SSAValue, object] = {}
         try:
             self._run(function)
             self.ok = True
@@ -278,10 +279,20 @@ class Chains:
             self._depends[value] = found
         return found
 
+    def opaque(self, value: SSAValue) -> object:
+        """A CTA-uniform value the slice does not feed, defined once (outside every loop): a
+        symbol of its own. (A value a loop defines again would be one symbol for many values.)
+        The same for every thread and path (memoized: it asks only the run's fixed facts)."""
+        if value in self._opaque_memo:
+            return self._opaque_memo[value]
+        found = (("value", value), 0) if self.values.uniformity(value) is Uniformity.CTA \
+            and not self.depends_on_tracked(value) and self.defined_once(value) else None
+        self._opaque_memo[value] = found
+        return found
+
     def defined_once(self, value: SSAValue) -> bool:
         if isinstance(value, BlockArgument):
-            ops = list(value.block.ops)
-            op = ops[0] if ops else None
+            op = value.block.first_op
         else:
             op = value.owner if isinstance(value.owner, Operation) else None
         return op is not None and op in self.cfg.node_of and not self.cfg.loops_of(op)
@@ -440,13 +451,7 @@ class _Thread:
         return base + index * size
 
     def _opaque(self, value: SSAValue) -> object:
-        """A CTA-uniform value the slice does not feed, defined once (outside every loop): a
-        symbol of its own. (A value a loop defines again would be one symbol for many values.)"""
-        chains = self.chains
-        if chains.values.uniformity(value) is Uniformity.CTA and not chains.depends_on_tracked(value) \
-                and chains.defined_once(value):
-            return (("value", value), 0)
-        return None
+        return self.chains.opaque(value)
 
     def truth(self, value: SSAValue) -> object:
         """True / False for this thread, or the condition to fork on (raises _Fork)."""

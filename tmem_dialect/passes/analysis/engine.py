@@ -79,7 +79,7 @@ class Engine:
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
-        self.values = Values(function, self.cfg, self.space, slots, self.effects, known)
+        self.values = Values(function, self.cfg, self.space, slots, self.effects, known, self.ops)
         self._build_infos()
         self._barriers = [i for i in self.info_of.values() if i.kind is not None and is_handoff(i.kind)]
         # Only kernels that release TMEM through mbarriers pay for tracking what each warp issued.
