@@ -2,7 +2,8 @@
 // RUN: not tmem-opt %s --split-input-file -p convert-tcgen05-to-nvvm,tmem-verify 2>&1 | filecheck %s --check-prefix=NVVM
 
 // At the NVVM level (the scf.for iter_args become loop-header block arguments, the scf.if a
-// diamond of blocks joining in block arguments) the same errors, in the same order:
+// diamond of blocks joining in block arguments) the same errors, in the same order (two at one op
+// in the order of their messages):
 // NVVM: error: this wait on stage t % 2 of the ring has parity (t / 2) & 1, as does the other side's
 // NVVM: error: nvvm.tcgen05.mma of warp 4 refills stage t % 2 in iteration t + 2
 // NVVM: error: this op indexes the mbarriers of 'full' by t % 2, another by t % 1
@@ -20,8 +21,8 @@
 // NVVM: error: nvvm.tcgen05.ld of warp 0 and nvvm.tcgen05.mma of warp 4 touch the same TMEM cells
 // NVVM: error: nvvm.tcgen05.dealloc of warp 0 frees TMEM cells that nvvm.tcgen05.mma of warp 4 accessed
 // NVVM-NOT: error
-// NVVM: warning: cannot match the stage index of this nvvm.mbarrier.try_wait.parity with a ring of the common form: it is carried by its loop in %s, and it is (t + 1) % 2
 // NVVM: warning: cannot match the phase of this nvvm.mbarrier.try_wait.parity with a ring of the common form: it is carried by its loop in %ph, and its values repeat 0, 1, 1, 0
+// NVVM: warning: cannot match the stage index of this nvvm.mbarrier.try_wait.parity with a ring of the common form: it is carried by its loop in %s, and it is (t + 1) % 2
 // NVVM: warning: cannot match the stage index of this nvvm.mbarrier.arrive with a ring of the common form: it is carried by its loop in %s, and it is (t + 1) % 2
 // NVVM: error: nvvm.tcgen05.dealloc of warp 0 frees TMEM cells that nvvm.tcgen05.mma of warp 4 accessed
 // NVVM-NOT: error
