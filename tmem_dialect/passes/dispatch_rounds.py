@@ -193,8 +193,10 @@ class _Dispatch:
         for block in blocks:
             last = block.last_op
             if last is not None and header in last.successors:
-                found.add(at.get(block, -1) + self._arrivals(block, ident))
-        if len(found) != 1 or -1 in found or self._arrivals(header, ident) != 1:
+                if block not in at:
+                    return None
+                found.add(at[block] + self._arrivals(block, ident))
+        if len(found) != 1 or self._arrivals(header, ident) != 1:
             return None
         return found.pop()
 
@@ -204,10 +206,7 @@ class _Dispatch:
         assert entry is not None
         outside = set(self.function.regions[0].blocks) - blocks
         at = self._counts({entry: 0}, outside | {_block_of(loop.header)}, ident, None)
-        if at is None:
-            return None
-        self._outside_counts = at
-        return at.get(_block_of(loop.header))
+        return at.get(_block_of(loop.header)) if at is not None else None
 
     # ---- the state bytes ---------------------------------------------------------------------
 
