@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis.handoff import barrier_count, barrier_id
 from tmem_dialect.passes.cfg import CFG, Loop, Node
 from tmem_dialect.passes.forms import Form
 from tmem_dialect.passes.threads import ThreadSpace
@@ -133,18 +134,12 @@ class _Dispatch:
     # ---- named barriers ----------------------------------------------------------------------
 
     def _barrier_id(self, op: Operation) -> int | None:
-        ident = getattr(op, "barrierId", None)
-        if ident is None:
-            return 0
-        form = self.values.form(ident)
-        return form.constant if form is not None and isinstance(form.constant, int) else None
+        return barrier_id(op, self.values)
 
     def _cta_wide(self, op: Operation) -> bool:
-        count = getattr(op, "numberOfThreads", None)
-        if count is None:
+        if getattr(op, "numberOfThreads", None) is None:
             return op.name == "nvvm.barrier"
-        form = self.values.form(count)
-        return form is not None and form.constant == self.space.nthreads
+        return barrier_count(op, self.values) == self.space.nthreads
 
     def _all_cta_wide(self, ident: int) -> bool:
         """Every barrier op that may use id `ident` is a CTA-wide bar.sync (instances numbered

@@ -25,6 +25,25 @@ from tmem_dialect.passes.analysis.state import (
     join_states,
 )
 from tmem_dialect.passes.cfg import Node
+from tmem_dialect.passes.values import Values
+
+
+def barrier_id(barrier: Operation, values: Values) -> int | None:
+    """A barrier op's constant id (0 when it has none); None when it is not a constant."""
+    if barrier.name == "nvvm.cluster.wait":
+        return -1  # the cluster barrier is not named barrier 0
+    ident = getattr(barrier, "barrierId", None)
+    if ident is None:
+        return 0
+    form = values.form(ident)
+    return form.constant if form is not None and isinstance(form.constant, int) else None
+
+
+def barrier_count(op: Operation, values: Values) -> int | None:
+    """A named barrier op's constant thread count; None without one or when it is not a constant."""
+    count = getattr(op, "numberOfThreads", None)
+    form = values.form(count) if count is not None else None
+    return form.constant if form is not None and isinstance(form.constant, int) else None
 
 
 class HandoffRules:
@@ -189,14 +208,7 @@ class HandoffRules:
         return first is None or second is None or first == second
 
     def _barrier_id(self, barrier: Operation) -> int | None:
-        """The barrier's constant id (0 when it has none); None when it is not a constant."""
-        if barrier.name == "nvvm.cluster.wait":
-            return -1  # the cluster barrier is not named barrier 0
-        ident = getattr(barrier, "barrierId", None)
-        if ident is None:
-            return 0
-        form = self.values.form(ident)
-        return form.constant if form is not None else None
+        return barrier_id(barrier, self.values)
 
     def _reaches(self, source: Node, target: Node) -> bool:
         seen = self._reachable.get(source)
@@ -258,9 +270,7 @@ class HandoffRules:
             )
 
     def _barrier_count(self, op: Operation) -> int | None:
-        count = getattr(op, "numberOfThreads", None)
-        form = self.values.form(count) if count is not None else None
-        return form.constant if form is not None and isinstance(form.constant, int) else None
+        return barrier_count(op, self.values)
 
     def _partial(self, label: Operation | None) -> bool:
         """A named barrier for fewer threads than the CTA (bar.sync id, count): it orders only the
