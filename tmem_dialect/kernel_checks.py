@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr, VectorType, i32
 from xdsl.ir import Attribute, Operation
 
 from tmem_dialect import conventions, isa
@@ -226,9 +226,12 @@ def _check_shared_memory(
 
 
 def type_size(t: Attribute) -> int | None:
-    """Bytes of an LLVM global's type (None when we cannot tell)."""
+    """Bytes of an LLVM type: a global's, or what a store of it writes (None when we cannot tell)."""
     if isinstance(t, IntegerType):
         return max(1, (t.width.data + 7) // 8)
+    if isinstance(t, VectorType) and t.get_num_dims() == 1:
+        inner = type_size(t.get_element_type())
+        return None if inner is None else inner * t.get_shape()[0]
     if isinstance(t, llvm.LLVMArrayType):
         inner = type_size(t.type)
         return None if inner is None else inner * t.size.data

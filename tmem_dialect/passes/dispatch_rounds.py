@@ -35,10 +35,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerType, VectorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.kernel_checks import type_size
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis.handoff import barrier_count, barrier_id
 from tmem_dialect.passes.cfg import CFG, Loop, Node
@@ -47,7 +48,6 @@ from tmem_dialect.passes.threads import ThreadSpace
 from tmem_dialect.passes.values import Values
 
 MAX_ROUNDS = 16  # a dispatch loop of more rounds is analysed as a loop
-_STORE_BYTES = {8: 1, 16: 2, 32: 4, 64: 8}
 _ATOMIC_SPAN = 16  # bytes an atomic may write from its address (at most a 128-bit operation)
 
 
@@ -229,7 +229,7 @@ class _Dispatch:
             where, offset = address
             if where != base:
                 continue
-            size = _store_size(op.operands[0].type) if op.name == "llvm.store" else _ATOMIC_SPAN
+            size = type_size(op.operands[0].type) if op.name == "llvm.store" else _ATOMIC_SPAN
             if size is None:
                 return None
             lowest, highest = int(np.min(offset)), int(np.max(offset)) + size
@@ -437,14 +437,6 @@ def _tidy(offset: int | np.ndarray) -> int | np.ndarray:
     if array.ndim == 0:
         return int(array)
     return int(array[0]) if (array == array[0]).all() else array
-
-
-def _store_size(kind: Attribute) -> int | None:
-    """Bytes a store of `kind` writes (an integer, or a vector of them)."""
-    if isinstance(kind, VectorType) and isinstance(kind.element_type, IntegerType):
-        element = _STORE_BYTES.get(kind.element_type.width.data)
-        return element * kind.element_count() if element is not None else None
-    return _STORE_BYTES.get(kind.width.data) if isinstance(kind, IntegerType) else None
 
 
 def _may_be_shared(pointer: SSAValue) -> bool:
