@@ -78,6 +78,11 @@ class Values(BlockArgumentValues):
         self._uniformity: dict[SSAValue, Uniformity] = {}
         self._splits: dict[SSAValue, Split | None] = {}
         self._in_progress: set[SSAValue] = set()
+        # While _evaluate_all runs: which values read each value's form (the value being
+        # computed when form() was asked), so that raising a carried value's uniformity
+        # re-evaluates only what depends on it. None once evaluation is done.
+        self._readers: dict[SSAValue, list[SSAValue]] | None = {}
+        self._computing: list[SSAValue] = []
         self._known = known or {}  # values proven elsewhere (a dispatch round's state byte)
         self._evaluate_all()
 
@@ -85,6 +90,8 @@ class Values(BlockArgumentValues):
 
     def form(self, value: SSAValue) -> Form | None:
         """The form of an integer/pointer value; None for other types."""
+        if self._readers is not None and self._computing:
+            self._readers.setdefault(value, []).append(self._computing[-1])
         if value in self._forms:
             return self._forms[value]
         if value in self._known:
@@ -96,10 +103,12 @@ class Values(BlockArgumentValues):
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
         self._in_progress.add(value)
+        self._computing.append(value)
         try:
             found = self._compute(value)
         finally:
             self._in_progress.discard(value)
+            self._computing.pop()
         self._forms[value] = found
         return found
 
@@ -202,22 +211,36 @@ class Values(BlockArgumentValues):
 
     def _evaluate_all(self) -> None:
         # Loop-carried values start as uniform as their initial values; if a later iteration
-        # feeds them something less uniform, raise them and evaluate again (rarely needed twice).
+        # feeds them something less uniform, raise them and evaluate again what depends on
+        # them (rarely needed twice).
         for _ in range(4):
             for op in self.ops:
                 for r in op.results:
                     self.form(r)
-            raised = False
+            raised = []
             for carried, incoming in self._loop_carried():
                 need = max((self.uniformity(v) for v in incoming), default=Uniformity.CTA)
                 if need > self._carried.get(carried, Uniformity.CTA):
                     self._carried[carried] = need
-                    raised = True
+                    raised.append(carried)
             if not raised:
-                return
-            self._forms.clear()
-            self._uniformity.clear()
-            self._splits.clear()
+                break
+            self._forget(raised)
+        self._readers = None
+
+    def _forget(self, raised: list[SSAValue]) -> None:
+        """Drop the forms of `raised` and of every value whose evaluation read one of them."""
+        assert self._readers is not None
+        stale, pending = set(raised), list(raised)
+        while pending:
+            for reader in self._readers.get(pending.pop(), ()):
+                if reader not in stale:
+                    stale.add(reader)
+                    pending.append(reader)
+        for value in stale:
+            self._forms.pop(value, None)
+        self._uniformity.clear()
+        self._splits.clear()
 
     def _loop_carried(self) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
         for op in self.ops:
