@@ -120,6 +120,7 @@ class StateTable:
     def __init__(self) -> None:
         self._interned: dict[tuple[object, ...], Local] = {}
         self.join_memo: dict[tuple[int, int], Local] = {}
+        self.normalize_memo: dict[WarpStates, WarpStates] = {}
 
     def make(self, values: tuple[object, ...]) -> Local:
         found = self._interned.get(values)
@@ -194,6 +195,16 @@ def normalize(entries: Iterable[tuple[Local, int]]) -> WarpStates:
     facts merge whatever their assumptions (keeping those they share); repeat until neither
     applies. The rest stay apart (at most _MAX_PATH_STATES, else one state per warp)."""
     state = canonical(entries)
+    if not state:
+        return state
+    memo = state[0][0].table.normalize_memo  # a pure function of interned states
+    found = memo.get(state)
+    if found is None:
+        found = memo[state] = _normalize(state)
+    return found
+
+
+def _normalize(state: WarpStates) -> WarpStates:
     while True:
         by_assumption: dict[frozenset[tuple[SSAValue, bool]], list[tuple[Local, int]]] = {}
         for local, mask in state:
