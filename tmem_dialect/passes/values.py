@@ -78,13 +78,13 @@ class Values(BlockArgumentValues):
         self._uniformity: dict[SSAValue, Uniformity] = {}
         self._splits: dict[SSAValue, Split | None] = {}
         self._in_progress: set[SSAValue] = set()
-        # While _evaluate_all runs: which values read each value's form (the value being
+        # While _solve_carried runs: which values read each value's form (the value being
         # computed when form() was asked), so that raising a carried value's uniformity
         # re-evaluates only what depends on it. None once evaluation is done.
         self._readers: dict[SSAValue, list[SSAValue]] | None = {}
         self._computing: list[SSAValue] = []
         self._known = known or {}  # values proven elsewhere (a dispatch round's state byte)
-        self._evaluate_all()
+        self._solve_carried()
 
     # ---- public ------------------------------------------------------------------------------
 
@@ -98,7 +98,7 @@ class Values(BlockArgumentValues):
             return self._known[value]
         if value in self._in_progress:
             # A cycle through a loop-carried value: answer optimistically; the loop-carried
-            # fixpoint in _evaluate_all corrects the uniformity if the guess was wrong.
+            # fixpoint in _solve_carried corrects the uniformity if the guess was wrong.
             return self._opaque(value, self._carried.get(value, Uniformity.CTA))
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
@@ -209,14 +209,13 @@ class Values(BlockArgumentValues):
 
     # ---- evaluation --------------------------------------------------------------------------
 
-    def _evaluate_all(self) -> None:
+    def _solve_carried(self) -> None:
         # Loop-carried values start as uniform as their initial values; if a later iteration
         # feeds them something less uniform, raise them and evaluate again what depends on
-        # them (rarely needed twice).
+        # them (rarely needed twice). Only what flows into a block argument is evaluated here:
+        # every use-def cycle passes through one, so any other value, computed when first
+        # asked for, depends on nothing the fixpoint can still change.
         for _ in range(4):
-            for op in self.ops:
-                for r in op.results:
-                    self.form(r)
             raised = []
             for carried, incoming in self._loop_carried():
                 need = max((self.uniformity(v) for v in incoming), default=Uniformity.CTA)
