@@ -67,7 +67,7 @@ def unroll_dispatch(function: Operation, cfg: CFG, values: Values) -> Unrolled |
     """The function unrolled by the rounds of its warp-specialized dispatch loop, or None when
     it has none that can be proven (see the module docstring). `cfg` and `values` are the
     function's own (the analysis has them already)."""
-    if not values.space.declared or not any(_is_state_load(op) for op in function.walk()):
+    if not values.space.declared or not any(_is_state_load(op) for op in values.ops):
         return None
     found = _Dispatch(function, cfg, values, values.space).find()
     if found is None:

@@ -49,6 +49,9 @@ from tmem_dialect.passes.threads import (
 )
 
 
+_UNSET = object()  # not in a cache (None is a value: not an integer)
+
+
 class Values(BlockArgumentValues):
     """Forms of every integer (and TMEM/shared pointer) value of one function."""
 
@@ -84,6 +87,8 @@ class Values(BlockArgumentValues):
         self._readers: dict[SSAValue, list[SSAValue]] | None = {}
         self._computing: list[SSAValue] = []
         self._known = known or {}  # values proven elsewhere (a dispatch round's state byte)
+        if sys.getrecursionlimit() < 20000:
+            sys.setrecursionlimit(20000)  # forms are computed recursively, operands first
         self._solve_carried()
 
     # ---- public ------------------------------------------------------------------------------
@@ -92,16 +97,15 @@ class Values(BlockArgumentValues):
         """The form of an integer/pointer value; None for other types."""
         if self._readers is not None and self._computing:
             self._readers.setdefault(value, []).append(self._computing[-1])
-        if value in self._forms:
-            return self._forms[value]
+        found = self._forms.get(value, _UNSET)
+        if found is not _UNSET:
+            return found
         if value in self._known:
             return self._known[value]
         if value in self._in_progress:
             # A cycle through a loop-carried value: answer optimistically; the loop-carried
             # fixpoint in _solve_carried corrects the uniformity if the guess was wrong.
             return self._opaque(value, self._carried.get(value, Uniformity.CTA))
-        if sys.getrecursionlimit() < 20000:
-            sys.setrecursionlimit(20000)
         self._in_progress.add(value)
         self._computing.append(value)
         try:
