@@ -219,9 +219,10 @@ class Values(BlockArgumentValues):
         # them (rarely needed twice). Only what flows into a block argument is evaluated here:
         # every use-def cycle passes through one, so any other value, computed when first
         # asked for, depends on nothing the fixpoint can still change.
+        carried_values = list(self._loop_carried())  # the IR does not change meanwhile
         for _ in range(4):
             raised = []
-            for carried, incoming in self._loop_carried():
+            for carried, incoming in carried_values:
                 need = max((self.uniformity(v) for v in incoming), default=Uniformity.CTA)
                 if need > self._carried.get(carried, Uniformity.CTA):
                     self._carried[carried] = need
