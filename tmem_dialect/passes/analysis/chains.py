@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from tmem_dialect import integers
@@ -64,6 +64,7 @@ _LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": 
           "arith.xori": "xor"}
 _IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
 _STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
+_I1 = IntegerType(1)
 _GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
 
 
@@ -166,6 +167,8 @@ class Chains:
         if any(self.values.uniformity(a) is not Uniformity.CTA for a in self._tracked):
             raise _Unproven
         self._depends: dict[SSAValue, bool] = {}
+        self._fact_bit: dict[SSAValue, int] = {}
+        self._live_in = self._liveness(blocks)
         # First run: who releases to each mbarrier, with what init counts; second: the proofs.
         self._simple: dict[object, int] = {}
         releasers: dict[object, set[int]] = {}
@@ -195,6 +198,67 @@ class Chains:
             for target, args in self._successors(block):
                 incoming[target].append((block, args))
         return incoming
+
+    def _liveness(self, blocks: list[Block]) -> dict[Block, int]:
+        """Per block, the facts a run entering it may still read, as a bit set over `_fact_bit`:
+        the carried block arguments (env) and the i1 values (every condition truth() can fork
+        on is one) that int_of and truth may consult from a block's roots (_roots) there or
+        later before the value's block defines it anew. A state that keeps a fact outside this set only differs from one that
+        does not by something nothing reads (and the run would explore the same paths twice).
+        Reading a value reads what its pure operations are computed from: int_of and truth
+        recompute those."""
+        bit_of = self._fact_bit
+        closure: dict[SSAValue, int] = {}
+
+        def reads(value: SSAValue) -> int:
+            found = closure.get(value)
+            if found is None:
+                closure[value] = 0  # a cycle only passes through block arguments
+                found = 0
+                if value in self._tracked or value.type == _I1:
+                    found = bit_of.setdefault(value, 1 << len(bit_of))
+                owner = value.owner
+                if isinstance(owner, Operation) and _pure(owner):
+                    for operand in owner.operands:
+                        found |= reads(operand)
+                closure[value] = found
+            return found
+
+        uses: dict[Block, int] = {}
+        defined: dict[Block, int] = {}
+        for block in blocks:
+            used = 0
+            for root in self._roots(block):
+                used |= reads(root)
+            uses[block] = used
+        for block in blocks:
+            mask = 0
+            for value in self.block_facts(block)[0]:
+                mask |= bit_of.get(value, 0)
+            defined[block] = mask
+        live = dict(uses)
+        work = list(blocks)
+        while work:
+            block = work.pop()
+            out = 0
+            for target, _ in self._successors(block):
+                out |= live[target]
+            found = uses[block] | (out & ~defined[block])
+            if found != live[block]:
+                live[block] = found
+                work.extend(source for source, _ in self._incoming[block])
+        return live
+
+    def _roots(self, block: Block) -> list[SSAValue]:
+        """The values the run evaluates in `block`: its effects' mbarrier operands, its branch
+        condition and what it passes to carried block arguments."""
+        roots = [v for _, e in self.block_facts(block)[1] for v in (e.mbarrier, e.phase, e.count) if v is not None]
+        term = block.last_op
+        if isinstance(term, llvm.CondBrOp):
+            roots.append(term.cond)
+        for target, args in self._successors(block):
+            roots.extend(v for arg, v in zip(target.args, args) if arg in self._tracked)
+        return roots
 
     def block_facts(self, block: Block) -> tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]:
         """The values a block defines and its ops with an effect, in order (memoized)."""
@@ -604,7 +668,9 @@ class _Thread:
         packed_counts, packed_pending = frozenset(counts.items()), frozenset(pending.items())
         for target, args, assume in taken:
             self.assume, self.memo = set(assume), {}
-            env = dict(self.env)
+            live, bit_of = self.chains._live_in[target], self.chains._fact_bit
+            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]}
+            assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
             for arg, value in zip(target.args, args):
                 if arg in self.chains._tracked:
                     env[arg] = self.int_of(value)
