@@ -25,7 +25,7 @@ from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
-from tmem_dialect.frontend.ssa import BasicBlock, SSABuilder, connect
+from tmem_dialect.frontend.ssa import BasicBlock, Mispredicted, SSABuilder, connect
 from tmem_dialect.frontend.syntax import (
     Address,
     Branch,
@@ -38,6 +38,7 @@ from tmem_dialect.frontend.syntax import (
     Operand,
     Param,
     Reg,
+    VectorOperand,
 )
 
 SPACE_OF = {"global": 1, "shared": 3, "const": 4, "local": 5, "generic": 0}
@@ -113,9 +114,16 @@ class ModuleImporter:
         for fn in self.ptx.functions:
             if fn.declaration:
                 continue
-            importer = FunctionImporter(self, fn)
+            reported = len(self.diagnostics)
+            try:
+                importer = FunctionImporter(self, fn)
+                func = importer.run()
+            except Mispredicted:  # (ssa.py) a register written more than once: the general construction
+                del self.diagnostics[reported:]
+                importer = FunctionImporter(self, fn, predict=False)
+                func = importer.run()
             self.function_importers.append(importer)
-            ops.append(importer.run())
+            ops.append(func)
         errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
         if errors:
             raise DiagnosticError(errors)
@@ -234,6 +242,23 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
     return blocks
 
 
+def written_once(fn: Function, blocks: list[BasicBlock]) -> set:
+    """The registers that one destination operand names, once in the function (the destinations
+    are the first operand and the `|%p` one): a prediction, which the SSA builder checks."""
+    writes: dict = {p.register: 1 for p in fn.params if p.register is not None}
+    for bb in blocks:
+        for ins in bb.instructions:
+            if not ins.operands:
+                continue
+            first = ins.operands[0]
+            for r in (first.elements if isinstance(first, VectorOperand) else (first,)):
+                if isinstance(r, Reg):
+                    writes[r.var] = writes.get(r.var, 0) + 1
+            if isinstance(ins.extra, Reg):
+                writes[ins.extra.var] = writes.get(ins.extra.var, 0) + 1
+    return {var for var, n in writes.items() if n == 1}
+
+
 def _indexed_branch(fn: Function, source, item: Instruction, current: BasicBlock, new_block) -> BasicBlock:
     """`brx.idx{.uni} %i, L`: a chain of `setp.eq %i, k` tests branching to L's k-th target (PTX ISA
     9.7.12.3: an index past the list is undefined behaviour; here it takes the last target)."""
@@ -258,9 +283,10 @@ def _indexed_branch(fn: Function, source, item: Instruction, current: BasicBlock
 class FunctionImporter:
     """The state instruction handlers work on: the current block, SSA reads and writes, op insertion."""
 
-    def __init__(self, module: ModuleImporter, fn: Function):
+    def __init__(self, module: ModuleImporter, fn: Function, predict: bool = True):
         self.module = module
         self.fn = fn
+        self.predict = predict  # of the registers written once (ssa.py)
         self.ins: Instruction | None = None
         self.constants: dict[tuple[Attribute, object], SSAValue] = {}
         self.undefs: dict[Attribute, SSAValue] = {}
@@ -289,7 +315,8 @@ class FunctionImporter:
                     self.module.error(item.start, "unmodelled: exit in a device function (it ends the thread, not the call)")
         self.blocks = build_blocks(fn, self.module.source)
         self.entry = self.blocks[0]
-        self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc)
+        self.ssa = SSABuilder(self.blocks, self.undefined, lambda v: T.register_type(v.type), self.module.loc,
+                              written_once(fn, self.blocks) if self.predict else None)
         # Kernel parameters that reach an address are pointers (tmem-run passes buffers); a device
         # function's are the numbers its callers pass.
         pointer_params = pointers.pointer_parameters(fn) if fn.is_kernel else set()

@@ -6,6 +6,12 @@ walks up single-predecessor chains, and places a block argument where control me
 is known before any instruction is translated, so a block is sealed once all its predecessors
 are filled. Phi operands are filled from a worklist, not by recursion (Python's stack is small),
 and trivial phis (all operands the same value, or the phi itself) are removed at the end.
+
+Most registers of compiler-emitted PTX are written once. A read of such a register in a block its
+definition dominates is that definition, with no lookup and no phi (every phi the walk would place
+is trivial). Which registers are written once is predicted from the syntax (`single`); a second
+write of a predicted one raises `Mispredicted`, and the caller builds the function again without
+the prediction, so a wrong prediction costs time, never a wrong value.
 """
 
 from __future__ import annotations
@@ -52,6 +58,72 @@ class BasicBlock:
     result: SSAValue | None = None  # a device function's return value at this block's `ret`
 
 
+class Mispredicted(Exception):
+    """A register predicted to be written once is written again (build again without `single`)."""
+
+
+def dominator_intervals(blocks: list[BasicBlock]) -> dict[BasicBlock, tuple[int, int]]:
+    """Per block reachable from blocks[0], its (entry, exit) numbers in a depth-first walk of the
+    dominator tree: a dominates b iff a's interval contains b's (Cooper, Harvey and Kennedy's
+    iterative idoms over the reverse postorder)."""
+    entry = blocks[0]
+    order: list[BasicBlock] = []  # postorder
+    seen = {entry}
+    stack = [(entry, iter(entry.out_edges))]
+    while stack:
+        block, edges = stack[-1]
+        for edge in edges:
+            if edge.target not in seen:
+                seen.add(edge.target)
+                stack.append((edge.target, iter(edge.target.out_edges)))
+                break
+        else:
+            stack.pop()
+            order.append(block)
+    number = {b: i for i, b in enumerate(order)}
+    idom: dict[BasicBlock, BasicBlock] = {entry: entry}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(order[:-1]):
+            new = None
+            for edge in block.in_edges:
+                p = edge.source
+                if p not in idom:
+                    continue
+                if new is None:
+                    new = p
+                    continue
+                a, b = p, new
+                while a is not b:
+                    while number[a] < number[b]:
+                        a = idom[a]
+                    while number[b] < number[a]:
+                        b = idom[b]
+                new = a
+            if idom.get(block) is not new:
+                idom[block] = new  # type: ignore[assignment]
+                changed = True
+    children: dict[BasicBlock, list[BasicBlock]] = {b: [] for b in order}
+    for block, parent in idom.items():
+        if block is not entry:
+            children[parent].append(block)
+    intervals: dict[BasicBlock, tuple[int, int]] = {}
+    clock = 0
+    walk = [(entry, False)]
+    while walk:
+        block, done = walk.pop()
+        if done:
+            intervals[block] = (intervals[block][0], clock)
+            clock += 1
+            continue
+        intervals[block] = (clock, -1)
+        clock += 1
+        walk.append((block, True))
+        walk.extend((child, False) for child in children[block])
+    return intervals
+
+
 def connect(source: BasicBlock, target: BasicBlock) -> Edge:
     edge = Edge(source, target)
     source.out_edges.append(edge)
@@ -63,7 +135,8 @@ class SSABuilder:
     """Reads and writes of variables per block; `undefined(type)` gives the value of a read before any write."""
 
     def __init__(self, blocks: list[BasicBlock], undefined: Callable[[Attribute], SSAValue],
-                 type_of: Callable[[Variable], Attribute], location: Callable[[int], Attribute]):
+                 type_of: Callable[[Variable], Attribute], location: Callable[[int], Attribute],
+                 single: set[Variable] | None = None):
         self.blocks = blocks
         self.undefined = undefined
         self.type_of = type_of
@@ -72,14 +145,30 @@ class SSABuilder:
         self.draining = False
         self.phis: list[Phi] = []
         self.replaced: dict[int, SSAValue] = {}  # by id(): SSAValue's __hash__ is a Python call
+        self.single = single or set()
+        self.single_defs: dict[Variable, tuple[tuple[int, int], SSAValue]] = {}
+        self.intervals = dominator_intervals(blocks) if self.single else {}
         for b in blocks:
             if not b.in_edges:
                 b.sealed = True
 
     def write(self, block: BasicBlock, var: Variable, value: SSAValue) -> None:
         block.defs[var] = value
+        if var in self.single:
+            if var in self.single_defs:
+                raise Mispredicted(var.name)
+            interval = self.intervals.get(block)
+            if interval is not None:
+                self.single_defs[var] = (interval, value)
 
     def read(self, block: BasicBlock, var: Variable) -> SSAValue:
+        single = self.single_defs.get(var)
+        if single is not None:
+            (start, end), value = single
+            here = self.intervals.get(block)
+            # (the same block: the write came first, blocks are filled in order)
+            if here is not None and start <= here[0] and here[1] <= end:
+                return self.resolve(value)
         value = self._lookup(block, var)
         self._drain()
         return self.resolve(value)  # a phi the drain found trivial is the value it stands for
