@@ -118,6 +118,7 @@ class Chains:
         self._block_facts: dict[Block, tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
+        self._asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
         try:
             self._run(function)
             self.ok = True
@@ -176,8 +177,22 @@ class Chains:
         others: set[object] = set()
         visited: set[Operation] = set()
         issuers: set[int] = set()
+        runs: list[tuple[int, set[SSAValue], bool]] = []  # (warp, the splits it asked, whether it issued)
         for warp in range(self.space.nwarps):
-            if self._explore(warp, blocks[0], releasers, inits, others, visited, proving=False):
+            # The run is deterministic, and reads its warp only through values.split: a warp that
+            # answers every split an earlier warp's run asked as it did runs the same paths.
+            same = next((r for r in runs if self._same_answers(r[1], r[0], warp)), None)
+            if same is not None:
+                for ws in releasers.values():
+                    if same[0] in ws:
+                        ws.add(warp)
+                if same[2]:
+                    issuers.add(warp)
+                continue
+            self._asked: set[SSAValue] = set()
+            issued = self._explore(warp, blocks[0], releasers, inits, others, visited, proving=False)
+            runs.append((warp, self._asked, issued))
+            if issued:
                 issuers.add(warp)
         unreached = [op for op in mbarrier_ops if op not in visited and self.effects[op].kind not in _IGNORED
                      and self.effects[op].kind is not EffectKind.MBARRIER_WAIT]
@@ -190,6 +205,14 @@ class Chains:
             raise _Unproven
         for warp in sorted(issuers):  # the warps whose elected thread issues mma/cp/shift
             self._explore(warp, blocks[0], {}, {}, set(), set(), proving=True)
+
+    def _same_answers(self, asked: set[SSAValue], warp: int, other: int) -> bool:
+        a, b = 1 << warp, 1 << other
+        for value in asked:
+            split = self.values.split(value)
+            if bool(split.may_true & a) != bool(split.may_true & b) or bool(split.may_false & a) != bool(split.may_false & b):
+                return False
+        return True
 
     def _edges(self, blocks: list[Block]) -> dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]]:
         """Per block, its predecessors and the values they pass to its arguments."""
@@ -527,6 +550,8 @@ class _Thread:
             return bool(c & 1)
         split = self.chains.values.split(value)
         bit = 1 << self.warp
+        if split is not None:
+            self.chains._asked.add(value)
         if split is not None and bool(split.may_true & bit) != bool(split.may_false & bit):
             return bool(split.may_true & bit)
         if _is_election(value):
