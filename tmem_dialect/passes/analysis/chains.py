@@ -65,6 +65,7 @@ _LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": 
 _IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
 _STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
 _I1 = IntegerType(1)
+_ABSENT = object()  # a carried value not (yet) in a state's env
 _GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
 
 
@@ -169,6 +170,10 @@ class Chains:
             raise _Unproven
         self._depends: dict[SSAValue, bool] = {}
         self._fact_bit: dict[SSAValue, int] = {}
+        self._facts: list[SSAValue] = []  # by bit position
+        self._closure: dict[SSAValue, int] = {}
+        self._inputs: dict[SSAValue, tuple[tuple[BlockArgument, ...], tuple[SSAValue, ...]]] = {}
+        self._evaluated: dict[tuple, object] = {}
         self._live_in = self._liveness(blocks)
         # First run: who releases to each mbarrier, with what init counts; second: the proofs.
         self._simple: dict[object, int] = {}
@@ -231,22 +236,7 @@ class Chains:
         Reading a value reads what its pure operations are computed from: int_of and truth
         recompute those."""
         bit_of = self._fact_bit
-        closure: dict[SSAValue, int] = {}
-
-        def reads(value: SSAValue) -> int:
-            found = closure.get(value)
-            if found is None:
-                closure[value] = 0  # a cycle only passes through block arguments
-                found = 0
-                if value in self._tracked or value.type == _I1:
-                    found = bit_of.setdefault(value, 1 << len(bit_of))
-                owner = value.owner
-                if isinstance(owner, Operation) and _pure(owner):
-                    for operand in owner.operands:
-                        found |= reads(operand)
-                closure[value] = found
-            return found
-
+        reads = self.reads
         uses: dict[Block, int] = {}
         defined: dict[Block, int] = {}
         for block in blocks:
@@ -271,6 +261,36 @@ class Chains:
                 live[block] = found
                 work.extend(source for source, _ in self._incoming[block])
         return live
+
+    def reads(self, value: SSAValue) -> int:
+        """The facts (bits of `_fact_bit`) int_of or truth of `value` may consult: `value` if it
+        is one, and what its pure operations are computed from (memoized)."""
+        found = self._closure.get(value)
+        if found is None:
+            self._closure[value] = 0  # a cycle only passes through block arguments
+            found = 0
+            if value in self._tracked or value.type == _I1:
+                found = self._fact_bit.setdefault(value, 1 << len(self._fact_bit))
+                self._facts.append(value)
+            owner = value.owner
+            if isinstance(owner, Operation) and _pure(owner):
+                for operand in owner.operands:
+                    found |= self.reads(operand)
+            self._closure[value] = found
+        return found
+
+    def inputs(self, root: SSAValue) -> tuple[tuple[BlockArgument, ...], tuple[SSAValue, ...]]:
+        """The carried block arguments and the conditions evaluating `root` may read (memoized)."""
+        found = self._inputs.get(root)
+        if found is None:
+            mask, facts = self.reads(root), []
+            while mask:
+                low = mask & -mask
+                facts.append(self._facts[low.bit_length() - 1])
+                mask ^= low
+            found = self._inputs[root] = (tuple(v for v in facts if isinstance(v, BlockArgument) and v in self._tracked),
+                                          tuple(v for v in facts if v.type == _I1))
+        return found
 
     def _roots(self, block: Block) -> list[SSAValue]:
         """The values the run evaluates in `block`: its effects' mbarrier operands, its branch
@@ -455,6 +475,26 @@ class _Thread:
 
     # ---- values -------------------------------------------------------------------------------
 
+    def root(self, value: SSAValue, truth: bool) -> object:
+        """int_of (or truth) of a value the run evaluates from a block (Chains._roots), cached
+        across runs on all it may read: the warp, the carried values and the assumed
+        conditions of its closure (a fork it meets is cached too)."""
+        args, conds = self.chains.inputs(value)
+        env, assume = self.env, self.assume
+        key = (value, truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
+               tuple([1 if (c, True) in assume else -1 if (c, False) in assume else 0 for c in conds]))
+        cache = self.chains._evaluated
+        found = cache.get(key, _ABSENT)
+        if found is _ABSENT:
+            try:
+                found = self.truth(value) if truth else self.int_of(value)
+            except _Fork as fork:
+                found = fork
+            cache[key] = found
+        if isinstance(found, _Fork):
+            raise _Fork(found.condition)
+        return found
+
     def int_of(self, value: SSAValue) -> object:
         """An int, (symbol, byte offset) for a CTA-uniform opaque base, or None (unknown)."""
         if value in self.memo:
@@ -623,7 +663,7 @@ class _Thread:
                 continue
             if effect.mbarrier is None or kind in _IGNORED:
                 continue
-            barrier = self.int_of(effect.mbarrier)
+            barrier = self.root(effect.mbarrier, False)
             if kind is EffectKind.MBARRIER_WAIT:
                 if not proving or op.results:
                     continue  # a test_wait's result says whether it observed anything
@@ -635,7 +675,7 @@ class _Thread:
             if barrier is None:
                 raise _Unproven  # a release or init that may reach any mbarrier
             if kind is EffectKind.MBARRIER_INIT:
-                count = self.int_of(effect.count) if effect.count is not None else None
+                count = self.root(effect.count, False) if effect.count is not None else None
                 inits.setdefault(barrier, set()).add(count)
                 continue
             plain = kind in _RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
@@ -653,12 +693,12 @@ class _Thread:
         return self._next(counts, pending, open_ops)
 
     def _count_is_one(self, effect: TMEMEffect) -> bool:
-        return effect.count is None or self.int_of(effect.count) == 1
+        return effect.count is None or self.root(effect.count, False) == 1
 
     def _wait(self, op, effect, barrier, counts, pending, open_ops) -> frozenset[Operation] | None:
         """The uncovered async ops after a wait; None: it never returns."""
         chains = self.chains
-        parity = self.int_of(effect.phase) if effect.phase is not None else None
+        parity = self.root(effect.phase, False) if effect.phase is not None else None
         if chains._simple.get(barrier) != self.warp or not isinstance(parity, int):
             chains._unexplained.add(op)  # another warp's barrier: its phases are not counted here
             return open_ops
@@ -684,7 +724,7 @@ class _Thread:
                 assume = choices.pop()
                 self.assume, self.memo = set(assume), {}
                 try:
-                    sense = self.truth(term.cond)
+                    sense = self.root(term.cond, True)
                 except _Fork as fork:
                     choices.extend(assume | {(fork.condition, s)} for s in (True, False))
                     continue
@@ -700,7 +740,7 @@ class _Thread:
             assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
             for arg, value in zip(target.args, args):
                 if arg in self.chains._tracked:
-                    env[arg] = self.int_of(value)
+                    env[arg] = self.root(value, False)
             out.append(_State(target, frozenset(env.items()), packed_counts,
                               packed_pending, open_ops, assume))
         return out
