@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Operation
 from tmem_dialect import conventions, isa
 from tmem_dialect.diagnostics import Diagnostic, error
 from tmem_dialect.findings import FindingKind
+from tmem_dialect.op_types import is_a
 
 KERNEL_ATTRS = (conventions.KERNEL_ATTR, conventions.NVVM_KERNEL_ATTR)
 BLOCK_SIZE_ATTRS = (conventions.REQNTID_ATTR, conventions.NVVM_REQNTID_ATTR, "nvvm.maxntid")
@@ -63,7 +64,7 @@ def module_diagnostics(module: Operation, ops: list[Operation] | None = None) ->
          error(op, f"alignment {op.alignment.value.data} of '@{op.sym_name.data}' is too large: "
                    f"ptxas takes alignments below 2^32 bytes"))
         for op in ops
-        if isinstance(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
+        if is_a(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
     ]
     found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(ops))
     return found
@@ -200,10 +201,10 @@ def _check_shared_memory(
     kernel: Operation, kernel_ops: list[Operation], module_ops: list[Operation]
 ) -> Iterator[Diagnostic]:
     """The shared globals the kernel takes the address of fit the CTA's shared memory."""
-    globals_by_name = {op.sym_name.data: op for op in module_ops if isinstance(op, llvm.GlobalOp)}
+    globals_by_name = {op.sym_name.data: op for op in module_ops if is_a(op, llvm.GlobalOp)}
     used: dict[str, llvm.GlobalOp] = {}
     for op in kernel_ops:
-        if isinstance(op, llvm.AddressOfOp):
+        if is_a(op, llvm.AddressOfOp):
             g = globals_by_name.get(op.global_name.root_reference.data)
             if g is not None and g.addr_space is not None and g.addr_space.value.data == 3:
                 used[g.sym_name.data] = g

@@ -76,6 +76,7 @@ def register_external_effect(
 ) -> None:
     """Attach a TMEM effect to an op class we do not own (an MLIR external model)."""
     _EXTERNAL[op_type] = model
+    _MODEL_OF.clear()
 
 
 def has_tmem_effect(op_type: type[Operation]) -> bool:
@@ -83,9 +84,17 @@ def has_tmem_effect(op_type: type[Operation]) -> bool:
     return issubclass(op_type, TMEMEffectOp) or op_type in _EXTERNAL
 
 
+# Per op class: how its effect is computed, or None (an ABC's isinstance, asked of every op of
+# every scan, costs several times this lookup).
+_MODEL_OF: dict[type[Operation], Callable[[Operation], TMEMEffect] | None] = {}
+
+
 def tmem_effect(op: Operation) -> TMEMEffect | None:
     """The TMEM effect of `op`, or None when it has none."""
-    if isinstance(op, TMEMEffectOp):
-        return op.tmem_effect()
-    model = _EXTERNAL.get(type(op))
+    op_type = type(op)
+    try:
+        model = _MODEL_OF[op_type]
+    except KeyError:
+        model = _MODEL_OF[op_type] = (op_type.tmem_effect if issubclass(op_type, TMEMEffectOp)  # type: ignore[assignment]
+                                      else _EXTERNAL.get(op_type))
     return model(op) if model is not None else None

@@ -17,6 +17,7 @@ from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
 from tmem_dialect.lowering.ptx_values import is_float, scalar_bits  # noqa: F401 (is_float: T.is_float)
+from tmem_dialect.op_types import is_a
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
                                  "f64": Float64Type()}
@@ -56,7 +57,7 @@ def pointer_type(space: int) -> LLVMPointerType:
 
 def bits(t: Attribute) -> int:
     """Bits of a value type: scalars as the PTX target counts them, vectors element times length."""
-    if isinstance(t, VectorType):
+    if is_a(t, VectorType):
         return bits(t.get_element_type()) * t.get_shape()[0]
     found = scalar_bits(t)
     if found is None:

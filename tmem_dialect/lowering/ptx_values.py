@@ -23,6 +23,7 @@ from xdsl.ir import Attribute
 
 from tmem_dialect.conventions import TMEM_ADDRESS_SPACE, pointer_address_space
 from tmem_dialect.integers import as_signed, wrap
+from tmem_dialect.op_types import is_a
 
 
 class Unsupported(Exception):
@@ -183,8 +184,11 @@ def is_byte(t: Attribute) -> bool:
     return isinstance(elem, IntegerType) and elem.width.data == 8
 
 
+_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
 def is_float(t: Attribute) -> bool:
-    return isinstance(t, (Float16Type, BFloat16Type, Float32Type, Float64Type))
+    return is_a(t, _FLOAT_TYPES)  # (asked of every operand the front end reads)
 
 
 def byte_size(t: Attribute) -> int | None:

@@ -24,6 +24,7 @@ from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.op_types import is_a
 from tmem_dialect.passes.block_values import BlockArgumentValues, one_trip_pinned
 from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.cfg import CFG, Loop
@@ -47,7 +48,6 @@ from tmem_dialect.passes.threads import (
     ThreadSpace,
     Uniformity,
 )
-
 
 _UNSET = object()  # not in a cache (None is a value: not an integer)
 
@@ -248,12 +248,12 @@ class Values(BlockArgumentValues):
 
     def _loop_carried(self) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
         for op in self.ops:
-            if isinstance(op, scf.ForOp):
+            if is_a(op, scf.ForOp):
                 yield_op = op.body.block.last_op
                 if yield_op is not None:
                     for arg, yielded in zip(op.body.block.args[1:], yield_op.operands):
                         yield arg, [yielded]
-            elif isinstance(op, scf.WhileOp):
+            elif is_a(op, scf.WhileOp):
                 after_yield = op.after_region.block.last_op
                 if after_yield is not None:
                     for arg, yielded in zip(op.before_region.block.args, after_yield.operands):

@@ -12,6 +12,7 @@ from xdsl.ir import Operation
 from tmem_dialect.diagnostics import Diagnostic, Severity, warning
 from tmem_dialect.dialects.interfaces import tmem_effect
 from tmem_dialect.memory_model import rules_version
+from tmem_dialect.op_types import is_a
 from tmem_dialect.passes.analysis import messages_warps as text
 from tmem_dialect.passes.analysis.kernel import KernelAnalysis
 from tmem_dialect.passes.analysis.messages import bad_ptx_version
@@ -52,7 +53,7 @@ def tmem_functions(module: Operation, ops: list[Operation] | None = None) -> lis
 
     found = []
     for op in module.walk() if ops is None else ops:
-        if isinstance(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:
+        if is_a(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:
             if any(tmem_effect(inner) is not None or _is_tile_op(inner) for inner in op.walk()):
                 found.append(op)
     return found
@@ -82,7 +83,7 @@ def unanalysed(
     for op in function.walk() if ops is None else ops:
         if _is_tile_op(op):
             found.append(warning(op, text.warpgroup_access(op.name)))
-        elif isinstance(op, (func.CallOp, llvm.CallOp)):
+        elif is_a(op, (func.CallOp, llvm.CallOp)):
             callee = getattr(op, "callee", None)
             name = getattr(getattr(callee, "root_reference", None), "data", None)
             if name in tmem_callees:

@@ -9,6 +9,7 @@ from tmem_dialect.diagnostics import Diagnostic
 from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.memory_model import EffectKind, Requirement, Rule, is_handoff
+from tmem_dialect.op_types import is_a
 from tmem_dialect.passes.analysis.ops import Action, Category, Findings, OpInfo, Options
 from tmem_dialect.passes.analysis.state import (
     Access,
@@ -182,7 +183,7 @@ class Engine:
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
             return info
-        if isinstance(op, (llvm.LoadOp, memref.LoadOp)):
+        if is_a(op, (llvm.LoadOp, memref.LoadOp)):
             key = slot_key(op.operands[0])
             if key is not None and key in self.values.slots:
                 info = OpInfo(op, index, Category.SLOT_READ)

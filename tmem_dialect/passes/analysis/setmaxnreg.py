@@ -6,6 +6,7 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.nvvm_cluster import SetMaxRegisterOp
 from tmem_dialect.findings import FindingKind
+from tmem_dialect.op_types import is_a
 from tmem_dialect.passes.analysis import messages_warps as text
 
 
@@ -23,7 +24,7 @@ class SetMaxNRegRules:
             if not mask:
                 continue
             for op in node.ops:
-                if not isinstance(op, SetMaxRegisterOp):
+                if not is_a(op, SetMaxRegisterOp):
                     continue
                 for first in range(0, self.space.nwarps, isa.WARPS_PER_WARPGROUP):  # type: ignore[attr-defined]
                     last = min(self.space.nwarps, first + isa.WARPS_PER_WARPGROUP)  # type: ignore[attr-defined]
