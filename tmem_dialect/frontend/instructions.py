@@ -66,12 +66,18 @@ _NO_DESTINATION = frozenset({
 _NO_DESTINATION_PARTS = max(p.count(".") + 1 for p in _NO_DESTINATION)
 
 
+_WRITES_FIRST: dict[str, bool] = {}  # by opcode (a kernel has few distinct ones)
+
+
 def writes_first_operand(ins: Instruction) -> bool:
     """Whether the instruction's first operand is a destination: no dot-separated prefix of its
     opcode (`st`, `st.async`, ...) is in _NO_DESTINATION."""
-    parts = ins.parts
-    prefixes = range(1, min(len(parts), _NO_DESTINATION_PARTS) + 1)
-    return not any(".".join(parts[:n]) in _NO_DESTINATION for n in prefixes)
+    found = _WRITES_FIRST.get(ins.opcode)
+    if found is None:
+        parts = ins.parts
+        prefixes = range(1, min(len(parts), _NO_DESTINATION_PARTS) + 1)
+        found = _WRITES_FIRST[ins.opcode] = not any(".".join(parts[:n]) in _NO_DESTINATION for n in prefixes)
+    return found
 
 
 def opaque(ctx: FunctionImporter, ins: Instruction) -> None:
