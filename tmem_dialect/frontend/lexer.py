@@ -73,21 +73,21 @@ def tokenize(source: Source) -> list[Token]:
     text = source.text
     tokens: list[Token] = []
     append = tokens.append
-    pos, end = 0, len(text)
-    match = _TOKEN.match
-    while True:
-        m = match(text, pos)
-        if m is None:
-            pos = _SKIPPED.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
-            if text.startswith("/*", pos):
-                raise DiagnosticError([source.error(pos, "unterminated /* comment")])
-            if text[pos] == '"':
-                raise DiagnosticError([source.error(pos, "unterminated string literal")])
-            raise DiagnosticError([source.error(pos, f"unexpected character {text[pos]!r}")])
+    new = tuple.__new__  # (Token's own __new__ is a Python-level call: one per token)
+    kinds = _KINDS
+    pos = 0
+    # A scanner matches at the end of the previous match only (finditer would search on past a
+    # character no token matches, in time quadratic in a run of blanks after it), until one fails.
+    for m in iter(_TOKEN.scanner(text).match, None):
         group = m.lastgroup
         if group == "skip":  # \Z: only whitespace and comments were left
-            break
-        append(Token(_KINDS[group], m.group(group), m.start(group)))
+            append(Token(Kind.EOF, "", len(text)))
+            return tokens
+        append(new(Token, (kinds[group], m.group(group), m.start(group))))
         pos = m.end()
-    append(Token(Kind.EOF, "", end))
-    return tokens
+    pos = _SKIPPED.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
+    if text.startswith("/*", pos):
+        raise DiagnosticError([source.error(pos, "unterminated /* comment")])
+    if text[pos] == '"':
+        raise DiagnosticError([source.error(pos, "unterminated string literal")])
+    raise DiagnosticError([source.error(pos, f"unexpected character {text[pos]!r}")])
