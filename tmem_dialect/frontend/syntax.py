@@ -85,7 +85,8 @@ class Parser:
         return tok
 
     def accept(self, text: str) -> bool:
-        if self.tok.text == text and self.tok.kind is not Kind.STRING:
+        tok = self.tokens[self.i]  # (not self.tok: a property is a call, and this runs per token)
+        if tok.text == text and tok.kind is not Kind.STRING:
             self.i += 1
             return True
         return False
@@ -146,11 +147,14 @@ class Parser:
 
     def skip_statement(self) -> None:
         start = self.tok
+        line_end = self.source.text.find("\n", start.start)
+        if line_end < 0:
+            line_end = len(self.source.text)
         while self.tok.kind is not Kind.EOF and self.tok.text != ";":
             if self.tok.text == "\n":
                 break
             # .file / .loc have no ';' in PTX: they end at the line's end
-            if self.tok is not start and self.source.location(self.tok.start).line != self.source.location(start.start).line:
+            if self.tok is not start and self.tok.start > line_end:
                 return
             self.take()
         self.accept(";")
@@ -420,26 +424,32 @@ class Parser:
         ins.operands = [returns, Symbol(callee.text, callee.start), arguments]
 
     def instruction(self, scope: _Scope) -> Instruction:
-        start = self.tok
+        tokens = self.tokens
+        start = tokens[self.i]
         guard = None
         if self.accept("@"):
             negated = self.accept("!")
             guard = Reg(self.register(scope), negated)
-        op = self.tok
+        op = tokens[self.i]
         if op.kind is not Kind.NAME or op.text.startswith(("%", ".")):
             raise self.error(f"expected an instruction, found '{op.text or 'end of file'}'")
-        self.take()
+        self.i += 1
         self.opcode = op.text
         ins = Instruction(op.text, [], start.start, guard)
-        if op.text.split(".")[0] == "call":
+        if op.text.startswith("call") and op.text.split(".")[0] == "call":
             self.call_operands(scope, ins)
-        elif self.tok.text != ";":
+        elif tokens[self.i].text != ";":
+            operands = ins.operands
             while True:
-                ins.operands.append(self.operand(scope))
-                if self.accept("|"):
+                operands.append(self.operand(scope))
+                punct = tokens[self.i].text
+                if punct == "|":
+                    self.i += 1
                     ins.extra = self.operand(scope)
-                if not self.accept(","):
+                    punct = tokens[self.i].text
+                if punct != ",":
                     break
+                self.i += 1
         self.expect(";", "at the end of the instruction")
         return ins
 
@@ -451,7 +461,9 @@ class Parser:
         return var
 
     def operand(self, scope: _Scope) -> Operand:
-        tok = self.tok
+        tok = self.tokens[self.i]
+        if tok.kind is Kind.NAME and tok.text != "_":  # (most operands: a register; `_` is the sink)
+            return self.name_operand(scope)
         if tok.text == "[":
             self.take()
             base: Reg | Symbol | Imm
