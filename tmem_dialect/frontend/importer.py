@@ -575,19 +575,35 @@ class FunctionImporter:
             from tmem_dialect.frontend.syntax import Reg, VectorOperand
 
             found: set[int] = set()
+            add = found.add
+
+            def reads(op) -> None:  # type: ignore[no-untyped-def]
+                if isinstance(op, Reg):
+                    add(id(op.var))
+                elif isinstance(op, VectorOperand):
+                    for r in op.elements:
+                        if isinstance(r, Reg):
+                            add(id(r.var))
+                elif isinstance(op, Address):
+                    reads(op.base)
+                    if op.coordinates is not None:
+                        reads(op.coordinates)
+
             for item in self.fn.body:
                 if not isinstance(item, Instruction):
                     continue
-                skip = 1 if writes_first_operand(item) else 0
-                operands = [*item.operands[skip:], item.guard]
-                for op in operands:
-                    regs = op.elements if isinstance(op, VectorOperand) else \
-                        [op.base, *(op.coordinates.elements if op.coordinates else ())] if isinstance(op, Address) \
-                        else [op]
-                    found.update(id(r.var) for r in regs if isinstance(r, Reg))
-                first = item.operands[0] if item.operands else None
-                if isinstance(first, Address) and isinstance(first.base, Reg):  # st [%r], ...: read
-                    found.add(id(first.base.var))
+                operands = item.operands
+                if item.guard is not None:
+                    add(id(item.guard.var))
+                if not operands:
+                    continue
+                first = operands[0]
+                if not writes_first_operand(item):
+                    reads(first)
+                elif isinstance(first, Address) and isinstance(first.base, Reg):  # st [%r], ...: read
+                    add(id(first.base.var))
+                for op in operands[1:]:
+                    reads(op)
             self._read_registers = found
         return id(var) in self._read_registers
 
