@@ -116,7 +116,8 @@ class Chains:
         self._release_barriers: dict[Operation, set[object]] = {}
         self._wait_barriers: dict[Operation, set[object]] = {}
         self._unexplained: set[Operation] = set()
-        self._block_facts: dict[Block, tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]] = {}
+        self._block_effects: dict[Block, tuple[tuple[Operation, TMEMEffect], ...]] = {}
+        self._homes: dict[SSAValue, Block | None] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self._asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
@@ -158,7 +159,7 @@ class Chains:
 
     def _run(self, function: Operation) -> None:
         blocks = list(function.regions[0].blocks) if function.regions else []
-        if not blocks or any(op.regions for b in blocks for op in b.ops):
+        if not blocks or any(op.regions for op in self.values.ops if op is not function):
             raise _Unproven
         self._incoming = self._edges(blocks)
         mbarrier_ops = [op for op, e in self.effects.items() if e.mbarrier is not None or e.kind in _RELEASES
@@ -244,11 +245,10 @@ class Chains:
             for root in self._roots(block):
                 used |= reads(root)
             uses[block] = used
-        for block in blocks:
-            mask = 0
-            for value in self.block_facts(block)[0]:
-                mask |= bit_of.get(value, 0)
-            defined[block] = mask
+        for value, bit in bit_of.items():
+            home = self.home(value)
+            if home is not None:
+                defined[home] = defined.get(home, 0) | bit
         live = dict(uses)
         work = list(blocks)
         while work:
@@ -256,7 +256,7 @@ class Chains:
             out = 0
             for target, _ in self._successors(block):
                 out |= live[target]
-            found = uses[block] | (out & ~defined[block])
+            found = uses[block] | (out & ~defined.get(block, 0))
             if found != live[block]:
                 live[block] = found
                 work.extend(source for source, _ in self._incoming[block])
@@ -295,7 +295,7 @@ class Chains:
     def _roots(self, block: Block) -> list[SSAValue]:
         """The values the run evaluates in `block`: its effects' mbarrier operands, its branch
         condition and what it passes to carried block arguments."""
-        roots = [v for _, e in self.block_facts(block)[1] for v in (e.mbarrier, e.phase, e.count) if v is not None]
+        roots = [v for _, e in self.block_effects(block) for v in (e.mbarrier, e.phase, e.count) if v is not None]
         term = block.last_op
         if isinstance(term, llvm.CondBrOp):
             roots.append(term.cond)
@@ -303,14 +303,21 @@ class Chains:
             roots.extend(v for arg, v in zip(target.args, args) if arg in self._tracked)
         return roots
 
-    def block_facts(self, block: Block) -> tuple[frozenset[SSAValue], tuple[tuple[Operation, TMEMEffect], ...]]:
-        """The values a block defines and its ops with an effect, in order (memoized)."""
-        found = self._block_facts.get(block)
+    def block_effects(self, block: Block) -> tuple[tuple[Operation, TMEMEffect], ...]:
+        """The block's ops with an effect, in order (memoized)."""
+        found = self._block_effects.get(block)
         if found is None:
-            defined = frozenset([r for op in block.ops for r in op.results] + list(block.args))
-            effects = tuple((op, e) for op in block.ops if (e := self.effects.get(op)) is not None)
-            found = self._block_facts[block] = (defined, effects)
+            found = self._block_effects[block] = tuple(
+                (op, e) for op in block.ops if (e := self.effects.get(op)) is not None)
         return found
+
+    def home(self, value: SSAValue) -> Block | None:
+        """The block that defines `value` (memoized)."""
+        try:
+            return self._homes[value]
+        except KeyError:
+            found = self._homes[value] = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()  # type: ignore[union-attr]
+            return found
 
     def _successors(self, block: Block) -> list[tuple[Block, tuple[SSAValue, ...]]]:
         found = self._successor_memo.get(block)
@@ -646,9 +653,10 @@ class _Thread:
         counts, pending = dict(state.counts), dict(state.pending)
         open_ops = state.uncovered
         # The block's values are computed again: choices made on them before no longer hold.
-        defined, effects = chains.block_facts(state.block)
+        block, effects = state.block, chains.block_effects(state.block)
         if self.assume:
-            self.assume = {(v, s) for v, s in self.assume if v not in defined}
+            home = chains.home
+            self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
         for op, effect in effects:
             if proving:
                 uncovered[op] = uncovered.get(op, frozenset()) | open_ops
