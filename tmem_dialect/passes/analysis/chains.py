@@ -43,6 +43,7 @@ Nothing here reports: a chain that is not proven leaves the pair to the other ru
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
@@ -73,8 +74,7 @@ class _Unproven(Exception):
     """The run cannot model something it met: no chain of this kernel is proven."""
 
 
-@dataclass(frozen=True)
-class _State:
+class _State(NamedTuple):  # (a tuple: made and hashed once per block run, in C)
     block: Block
     env: frozenset[tuple[BlockArgument, object]]
     counts: frozenset[tuple[object, int]]
@@ -723,9 +723,9 @@ class _Thread:
     def _next(self, counts, pending, open_ops) -> list[_State]:
         block = self.state.block
         successors = self.chains._successors(block)
-        term = block.last_op
         taken: list[tuple[Block, tuple[SSAValue, ...], frozenset]] = []
-        if isinstance(term, llvm.CondBrOp):
+        if len(successors) == 2:  # an llvm.cond_br (_successors_of)
+            term = block.last_op
             # Fork on each unknown the condition meets until it is decided under every choice.
             choices = [frozenset(self.assume)]
             while choices:
