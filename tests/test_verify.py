@@ -232,3 +232,25 @@ def test_removed_sync_is_reported_like_the_interpreter(path: Path) -> None:
             # tmem-verify asks for the canonical fences (TMEM_FACTS.md, allocation lifecycle).
             if at_handoff:
                 assert FindingKind.MISSING_FENCE in run.kinds("warning")
+
+
+def test_function_ops_are_each_top_level_ops_walk() -> None:
+    """tmem-verify cuts each function's ops from the module's one walk (function_ops): the same
+    ops, in the same order, as walking the function itself."""
+    import json
+
+    from tmem_dialect.diagnostics import capture
+    from tmem_dialect.frontend import import_ptx
+    from tmem_dialect.passes.analysis import function_ops
+
+    corpus = Path(__file__).parent / "corpus"
+    expected = json.loads((corpus / "expected.json").read_text())
+    for path in sorted(corpus.glob("*/*.ptx")):
+        allow = expected.get(str(path.relative_to(corpus)), {}).get("allow_unmodelled", False)
+        with capture():
+            module = import_ptx(path.read_text(), str(path), allow_unmodelled=allow)
+        segments = function_ops(module, list(module.walk()))
+        top = list(module.body.block.ops)
+        assert len(segments) == len(top) > 0
+        for op in top:
+            assert segments[id(op)] == list(op.walk()), path.name

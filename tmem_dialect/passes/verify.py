@@ -18,6 +18,7 @@ from tmem_dialect.passes.analysis import (
     Options,
     frozen_heap,
     function_names,
+    function_ops,
     parse_options,
     tmem_functions,
     unanalysed,
@@ -37,9 +38,10 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
     found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module, module_ops))
     functions = tmem_functions(module, module_ops)
     callees = function_names(functions)
+    segments = function_ops(module, module_ops)
     with frozen_heap():
         for function in functions:
-            analysis = KernelAnalysis(function, options)
+            analysis = KernelAnalysis(function, options, ops=segments.get(id(function)))
             found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
             found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
             found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops))

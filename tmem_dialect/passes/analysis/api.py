@@ -51,12 +51,28 @@ def tmem_functions(module: Operation, ops: list[Operation] | None = None) -> lis
     a list, when the caller has it."""
     from xdsl.dialects import func
 
+    ops = list(module.walk()) if ops is None else ops
+    segments = function_ops(module, ops)
     found = []
-    for op in module.walk() if ops is None else ops:
+    for op in ops:
         if is_a(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:
-            if any(tmem_effect(inner) is not None or _is_tile_op(inner) for inner in op.walk()):
+            inner_ops = segments.get(id(op))
+            if any(tmem_effect(inner) is not None or _is_tile_op(inner)
+                   for inner in (op.walk() if inner_ops is None else inner_ops)):
                 found.append(op)
     return found
+
+
+def function_ops(module: Operation, module_ops: list[Operation]) -> dict[int, list[Operation]]:
+    """`list(op.walk())` of each op directly in `module`'s body, by id(op), cut from
+    `module_ops` (the module's walk: pre-order, so each such op's walk is the run from it to the
+    next one). Empty for a module whose body is not one block."""
+    region = module.regions[0] if module.regions else None
+    if region is None or len(region.blocks) != 1:
+        return {}
+    top = {id(op) for op in region.blocks[0].ops}
+    starts = [i for i, op in enumerate(module_ops) if id(op) in top]
+    return {id(module_ops[i]): module_ops[i:j] for i, j in zip(starts, [*starts[1:], len(module_ops)])}
 
 
 def _is_tile_op(op: Operation) -> bool:

@@ -63,7 +63,8 @@ def defined_in(sym: Sym, loop: Loop) -> bool:
 class Engine:
     """The fixpoint over one function; rule families supply the transfer of each op."""
 
-    def __init__(self, function: Operation, options: Options, known: dict[SSAValue, Form] | None = None):
+    def __init__(self, function: Operation, options: Options, known: dict[SSAValue, Form] | None = None,
+                 ops: list[Operation] | None = None):
         # Interned states and memos are per analysis (they are keyed by object identity).
         self.states = StateTable()
         self.function = function
@@ -74,7 +75,7 @@ class Engine:
         self._requirements: dict[EffectKind, dict[str, Requirement]] = {}
         self._waits_in: dict[Loop, set[EffectKind]] = {}
         self._trackable: dict[SSAValue, bool] = {}
-        self.ops = list(function.walk())
+        self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
         self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         self.effects.update((op, TMEMEffect(EffectKind.BARRIER)) for op in self.ops if cluster_barrier_wait(op))
         self.infos: dict[Node, list[OpInfo]] = {}
