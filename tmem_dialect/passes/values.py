@@ -52,6 +52,9 @@ from tmem_dialect.passes.threads import (
 _UNSET = object()  # not in a cache (None is a value: not an integer)
 
 
+_SCF_LOOPS = (scf.ForOp, scf.WhileOp)
+
+
 class Values(BlockArgumentValues):
     """Forms of every integer (and TMEM/shared pointer) value of one function."""
 
@@ -248,6 +251,8 @@ class Values(BlockArgumentValues):
 
     def _loop_carried(self) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
         for op in self.ops:
+            if not is_a(op, _SCF_LOOPS):
+                continue
             if is_a(op, scf.ForOp):
                 yield_op = op.body.block.last_op
                 if yield_op is not None:
