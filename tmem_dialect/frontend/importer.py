@@ -450,7 +450,7 @@ class FunctionImporter:
             if end[1].negated:
                 then_edge, else_edge = else_edge, then_edge
             then_args, else_args = SSABuilder.edge_arguments(then_edge), SSABuilder.edge_arguments(else_edge)
-            segments = DenseArrayBase.from_list(i32, [1, len(then_args), len(else_args)])
+            segments = T.dense_array(i32, (1, len(then_args), len(else_args)))
             op = llvm.CondBrOp.create(operands=[cond, *then_args, *else_args],
                                       successors=[then_edge.target.block, else_edge.target.block],
                                       properties={"operandSegmentSizes": segments})
@@ -580,7 +580,10 @@ class FunctionImporter:
         return self.constants[key]  # type: ignore[index]
 
     def is_read(self, var) -> bool:
-        """Whether any instruction reads register `var` (one that is written only can be left undefined)."""
+        """Whether any instruction reads register `var` (one that is written only can be left undefined).
+        Asked of a destination: one the parser saw named once is named only there."""
+        if var.mentions == 1:
+            return False
         if not hasattr(self, "_read_registers"):
             from tmem_dialect.frontend.instructions import writes_first_operand
             from tmem_dialect.frontend.syntax import Reg, VectorOperand

@@ -291,9 +291,9 @@ def atom(ctx: FunctionImporter, ins: Instruction) -> None:
     if operation == "cas":
         op = llvm_atomic.CmpXchgOp(ptr, ctx.read(values[0], t), ctx.read(values[1], t), ordering, scope)
         pair = v(ctx, op)
-        from xdsl.dialects.builtin import DenseArrayBase, i64
+        from xdsl.dialects.builtin import i64
 
-        ctx.write(dest, v(ctx, llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, t)))
+        ctx.write(dest, v(ctx, llvm.ExtractValueOp(T.dense_array(i64, (0,)), pair, t)))
         return
     name = _ATOM_OPS[operation]
     if T.is_float(t):

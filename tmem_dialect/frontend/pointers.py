@@ -15,6 +15,25 @@ _MEMORY = ("ld", "st", "atom", "red", "prefetch", "cp")
 _COPIES = ("mov", "add", "sub", "cvta", "mad")  # a pointer plus an offset is still the pointer
 
 
+_ROLES: dict[str, tuple[bool, bool, bool, bool]] = {}  # by opcode
+
+
+def _roles(opcode: str) -> tuple[bool, bool, bool, bool]:
+    """What an instruction with this opcode tells about pointers (memoized: few distinct
+    opcodes): (an ld.param, a global or generic access, a cvta to a generic address not of
+    shared memory, a copy)."""
+    found = _ROLES.get(opcode)
+    if found is None:
+        parts = opcode.split(".")
+        head = parts[0]
+        param_load = head == "ld" and "param" in parts
+        memory = not param_load and head in _MEMORY and not {"shared", "param", "local", "const"} & {
+            p.split("::")[0] for p in parts}
+        cvta = head == "cvta" and "shared" not in parts[1:3] and not any(p.startswith("shared") for p in parts)
+        found = _ROLES[opcode] = (param_load, memory, cvta, head in _COPIES)
+    return found
+
+
 def pointer_parameters(fn: Function) -> set[tuple[str, int]]:
     """(parameter name, byte offset) of each parameter field that is a pointer."""
     address_like: set[Variable] = set()
@@ -23,21 +42,20 @@ def pointer_parameters(fn: Function) -> set[tuple[str, int]]:
     for item in fn.body:
         if not isinstance(item, Instruction):
             continue
-        parts = item.parts
-        head = parts[0]
-        if head == "ld" and "param" in parts and item.operands:
-            dest, src = item.operands[0], item.operands[-1]
-            if isinstance(dest, Reg) and isinstance(src, Address) and isinstance(src.base, Symbol):
-                loads.append(((src.base.name, src.offset), dest.var))
+        param_load, memory, cvta, copy = _roles(item.opcode)
+        if param_load:
+            if item.operands:
+                dest, src = item.operands[0], item.operands[-1]
+                if isinstance(dest, Reg) and isinstance(src, Address) and isinstance(src.base, Symbol):
+                    loads.append(((src.base.name, src.offset), dest.var))
             continue
-        if head in _MEMORY and not {"shared", "param", "local", "const"} & {p.split("::")[0] for p in parts}:
+        if memory:
             for op in item.operands:
                 if isinstance(op, Address) and isinstance(op.base, Reg):
                     address_like.add(op.base.var)
-        if head == "cvta" and len(item.operands) == 2 and isinstance(item.operands[1], Reg):
-            if "shared" not in parts[1:3] and not any(p.startswith("shared") for p in parts):
-                address_like.add(item.operands[1].var)
-        if head in _COPIES and item.operands and isinstance(item.operands[0], Reg):
+        if cvta and len(item.operands) == 2 and isinstance(item.operands[1], Reg):
+            address_like.add(item.operands[1].var)
+        if copy and item.operands and isinstance(item.operands[0], Reg):
             dest = item.operands[0].var
             if not dest.type.endswith("64"):
                 continue

@@ -458,6 +458,7 @@ class Parser:
         var = scope.lookup(tok.text)
         if var is None:
             raise self.error(f"use of undeclared register '{tok.text}'", tok)
+        var.mentions += 1
         return var
 
     def operand(self, scope: _Scope) -> Operand:
@@ -514,10 +515,12 @@ class Parser:
         tok = self.name("an operand")
         text = tok.text
         if not text.startswith("%") and (declared := scope.lookup(text)) is not None:
+            declared.mentions += 1
             return Reg(declared)  # registers need no '%' (`.reg .pred P1;`)
         if text.startswith("%"):
             var = scope.lookup(text)
             if var is not None:
+                var.mentions += 1
                 return Reg(var)
             base = text[1:].split(".")[0]
             if base in SPECIAL_REGISTERS:

@@ -29,6 +29,7 @@ class Variable:
     type: str  # PTX type without the dot: b32, pred, f32, ...
     param: bool = False  # a `.param` variable of a call sequence or a .func's return value (st/ld.param)
     count: int | None = None  # a `.param` array (byte struct), which calls do not model
+    mentions: int = 0  # operands that name it (the parser counts them)
 
 
 @dataclass

@@ -6,6 +6,7 @@ from functools import cache
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -47,6 +48,12 @@ storage_type = operand_type
 def int_type(width: int) -> IntegerType:
     """`i<width>`, built once (building and checking a type costs as much as an op's body)."""
     return IntegerType(width)
+
+
+@cache
+def dense_array(element_type: IntegerType, values: tuple[int, ...]) -> DenseArrayBase:
+    """`array<element_type: values>` (an attribute, immutable: built once per distinct value)."""
+    return DenseArrayBase.from_list(element_type, values)
 
 
 @cache
