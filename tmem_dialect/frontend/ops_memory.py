@@ -50,7 +50,7 @@ def store_op(value: SSAValue, ptr: SSAValue, alignment: int, volatile: bool) -> 
 
 
 def build_vector(ctx: FunctionImporter, values: list[SSAValue], element: Attribute) -> SSAValue:
-    vector_type = VectorType(element, [len(values)])
+    vector_type = T.vector_type(element, len(values))
     vec = v(ctx, llvm_ext.PoisonOp(vector_type))
     for i, x in enumerate(values):
         vec = v(
@@ -93,8 +93,18 @@ def mov(ctx: FunctionImporter, ins: Instruction) -> None:
     ctx.write(d, ctx.read(a, t))
 
 
+_ACCESSES: dict[str, tuple[int | None, str, int, bool]] = {}  # by opcode (the valid ones)
+
+
 def parse_access(ins: Instruction) -> tuple[int | None, str, int, bool]:
     """(address space, type, vector length, volatile) of ld/st; param -> None, generic -> 0."""
+    found = _ACCESSES.get(ins.opcode)
+    if found is None:
+        found = _ACCESSES[ins.opcode] = _parse_access(ins)
+    return found
+
+
+def _parse_access(ins: Instruction) -> tuple[int | None, str, int, bool]:
     space: int | None = 0
     vector = 1
     volatile = False

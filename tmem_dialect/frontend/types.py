@@ -57,6 +57,12 @@ def dense_array(element_type: IntegerType, values: tuple[int, ...]) -> DenseArra
 
 
 @cache
+def vector_type(element: Attribute, length: int) -> VectorType:
+    """`vector<length x element>`, built once."""
+    return VectorType(element, [length])
+
+
+@cache
 def pointer_type(space: int) -> LLVMPointerType:
     """`!llvm.ptr<space>` (`!llvm.ptr` for the generic space 0), built once."""
     return LLVMPointerType(IntAttr(space)) if space else LLVMPointerType()
