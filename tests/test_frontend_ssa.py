@@ -25,6 +25,15 @@ PTX_FILES = sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("*/*.ptx"))
 REDUNDANT_PHIS = {"triton/dot_ws.ptx"}
 
 HEADER = ".version 8.7\n.target sm_100a\n.address_size 64\n"
+# A kernel's start: its parameters loaded into %rd1 (an output pointer) and %r1.
+PROLOGUE = HEADER + """
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];"""
 
 
 def _import(text: str, allow_unmodelled: bool = False) -> str:
@@ -53,14 +62,7 @@ def test_fast_path_builds_what_the_general_construction_builds(name: str, monkey
         assert fast == general
 
 
-LOOP = HEADER + """
-.visible .entry k(.param .u64 out, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<2>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r1, [n];
+LOOP = PROLOGUE + """
   mov.u32 %r2, 0;
 $L_loop:
   add.s32 %r2, %r2, %r1;
@@ -84,14 +86,7 @@ def test_a_wrong_prediction_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "^bb" in general and "llvm.add" in general
 
 
-MERGE = HEADER + """
-.visible .entry k(.param .u64 out, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<2>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r1, [n];
+MERGE = PROLOGUE + """
   setp.eq.u32 %p1, %r1, 0;
   @%p1 bra $L_skip;
   add.s32 %r3, %r1, 7;
