@@ -42,32 +42,24 @@ Nothing here reports: a chain that is not proven leaves the pair to the other ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from tmem_dialect import integers
 from tmem_dialect.dialects.interfaces import TMEMEffect
-from tmem_dialect.dialects.nvvm import constant_int
-from tmem_dialect.kernel_checks import type_size
 from tmem_dialect.memory_model import EffectKind
+from tmem_dialect.passes.analysis.chain_values import Fork, RunValues, pure
 from tmem_dialect.passes.cfg import CFG
-from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, COMPARISONS, apply_binary, bitwidth, compare
 from tmem_dialect.passes.threads import Uniformity
 from tmem_dialect.passes.values import Values, _is_election
 
 _ASYNC = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
 _RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
-_LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": "or", "llvm.xor": "xor",
-          "arith.xori": "xor"}
 _IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
 _STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
 _I1 = IntegerType(1)
-_ABSENT = object()  # a carried value not (yet) in a state's env
-_GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
 
 
 class _Unproven(Exception):
@@ -85,20 +77,8 @@ class _State(NamedTuple):  # (a tuple: made and hashed once per block run, in C)
     assume: frozenset[tuple[SSAValue, bool]]
 
 
-@dataclass(frozen=True)
-class _Aggregate:
-    """An llvm.struct value, field by field (Triton carries an mbarrier's address in one)."""
-
-    fields: tuple[object, ...]
-
-
 def _capped(n: int) -> int:
     return n if n < 2 else 2 + (n & 1)
-
-
-class _Fork(Exception):
-    def __init__(self, condition: SSAValue):
-        self.condition = condition
 
 
 class Chains:
@@ -120,7 +100,7 @@ class Chains:
         self._homes: dict[SSAValue, Block | None] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
-        self._asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
+        self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
         try:
             self._run(function)
             self.ok = True
@@ -174,7 +154,7 @@ class Chains:
         self._facts: list[SSAValue] = []  # by bit position
         self._closure: dict[SSAValue, int] = {}
         self._inputs: dict[SSAValue, tuple[tuple[BlockArgument, ...], tuple[SSAValue, ...]]] = {}
-        self._evaluated: dict[tuple, object] = {}
+        self.evaluated: dict[tuple, object] = {}
         self._live_in = self._liveness(blocks)
         # First run: who releases to each mbarrier, with what init counts; second: the proofs.
         self._simple: dict[object, int] = {}
@@ -195,9 +175,9 @@ class Chains:
                 if same[2]:
                     issuers.add(warp)
                 continue
-            self._asked: set[SSAValue] = set()
+            self.asked: set[SSAValue] = set()
             issued = self._explore(warp, blocks[0], releasers, inits, others, visited, proving=False)
-            runs.append((warp, self._asked, issued))
+            runs.append((warp, self.asked, issued))
             if issued:
                 issuers.add(warp)
         unreached = [op for op in mbarrier_ops if op not in visited and self.effects[op].kind not in _IGNORED
@@ -273,7 +253,7 @@ class Chains:
                 found = self._fact_bit.setdefault(value, 1 << len(self._fact_bit))
                 self._facts.append(value)
             owner = value.owner
-            if isinstance(owner, Operation) and _pure(owner):
+            if isinstance(owner, Operation) and pure(owner):
                 for operand in owner.operands:
                     found |= self.reads(operand)
             self._closure[value] = found
@@ -354,7 +334,7 @@ class Chains:
                     stack.append(args[value.index])
                 continue
             owner = value.owner
-            if isinstance(owner, Operation) and _pure(owner):
+            if isinstance(owner, Operation) and pure(owner):
                 stack.extend(owner.operands)
         return tracked
 
@@ -456,195 +436,12 @@ def _elected(condition: SSAValue) -> bool:
         _elected(o) for o in owner.operands)
 
 
-def _pure(op: Operation) -> bool:
-    return (op.name in BINARY_BY_NAME or op.name in CASTS or op.name in (
-        "llvm.select", "arith.select", "llvm.icmp", "arith.cmpi", "llvm.getelementptr", "llvm.mlir.constant",
-        "arith.constant", "llvm.extractvalue", "llvm.insertvalue", "llvm.mlir.undef", "llvm.mlir.poison"))
-
-
-def _constant(value: SSAValue) -> int | None:
-    """A constant's value, read as the signless integer it is (integers.constant_value)."""
-    c = constant_int(value)
-    width = bitwidth(value.type)
-    return integers.constant_value(c, width) if c is not None and width is not None else c
-
-
-class _Thread:
+class _Thread(RunValues):
     """One step of the run: the state's block, executed for the elected thread of `warp`."""
 
     def __init__(self, chains: Chains, warp: int, state: _State):
-        self.chains = chains
-        self.warp = warp
+        super().__init__(chains, warp, dict(state.env), set(state.assume))
         self.state = state
-        self.env = dict(state.env)
-        self.assume = set(state.assume)
-        self.memo: dict[SSAValue, object] = {}
-
-    # ---- values -------------------------------------------------------------------------------
-
-    def root(self, value: SSAValue, truth: bool) -> object:
-        """int_of (or truth) of a value the run evaluates from a block (Chains._roots), cached
-        across runs on all it may read: the warp, the carried values and the assumed
-        conditions of its closure (a fork it meets is cached too)."""
-        args, conds = self.chains.inputs(value)
-        env, assume = self.env, self.assume
-        key = (value, truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
-               tuple([1 if (c, True) in assume else -1 if (c, False) in assume else 0 for c in conds]))
-        cache = self.chains._evaluated
-        found = cache.get(key, _ABSENT)
-        if found is _ABSENT:
-            try:
-                found = self.truth(value) if truth else self.int_of(value)
-            except _Fork as fork:
-                found = fork
-            cache[key] = found
-        if isinstance(found, _Fork):
-            raise _Fork(found.condition)
-        return found
-
-    def int_of(self, value: SSAValue) -> object:
-        """An int, (symbol, byte offset) for a CTA-uniform opaque base, or None (unknown)."""
-        if value in self.memo:
-            return self.memo[value]
-        found = self._int_of(value)
-        self.memo[value] = found
-        return found
-
-    def _int_of(self, value: SSAValue) -> object:
-        c = _constant(value)
-        if c is not None:
-            return c
-        if isinstance(value, BlockArgument):
-            if value in self.env:
-                return self.env[value]
-            return self._opaque(value)
-        owner = value.owner
-        width = bitwidth(value.type)
-        if isinstance(owner, llvm.AddressOfOp):
-            return (("global", owner.global_name.root_reference.data), 0)
-        if owner.name in CASTS and len(owner.operands) == 1:
-            inner = self.int_of(owner.operands[0])
-            if isinstance(inner, int) and width is not None:
-                if owner.name in ("llvm.sext", "arith.extsi"):
-                    src = bitwidth(owner.operands[0].type) or 64
-                    return integers.as_signed(integers.wrap(inner, src), src)
-                return integers.wrap(inner, width) if owner.name in ("llvm.zext", "arith.extui") else \
-                    integers.as_signed(inner, width)
-            return inner if inner is not None else self._opaque(value)
-        kind = BINARY_BY_NAME.get(owner.name)
-        if kind is not None and len(owner.operands) == 2 and width is not None:
-            a, b = (self.int_of(o) for o in owner.operands)
-            if isinstance(a, int) and isinstance(b, int):
-                r = apply_binary(kind, a, b, width)
-                return integers.as_signed(int(r), width) if r is not None else self._opaque(value)
-            if kind in ("add", "sub") and isinstance(a, tuple) and isinstance(b, int):
-                return (a[0], a[1] + (b if kind == "add" else -b))
-            if kind == "add" and isinstance(b, tuple) and isinstance(a, int):
-                return (b[0], b[1] + a)
-            return self._opaque(value)
-        if isinstance(owner, llvm.GEPOp):
-            return self._gep(owner, value)
-        if owner.name in ("llvm.mlir.undef", "llvm.mlir.poison") and isinstance(value.type, llvm.LLVMStructType):
-            return _Aggregate((None,) * len(value.type.types))
-        if isinstance(owner, (llvm.ExtractValueOp, llvm.InsertValueOp)):
-            return self._aggregate(owner, value)
-        if owner.name in ("llvm.select", "arith.select"):
-            cond = self._truth_or_none(owner.operands[0])
-            if cond is not None:
-                return self.int_of(owner.operands[1] if cond else owner.operands[2])
-            return self._opaque(value)
-        if owner.name in ("llvm.icmp", "arith.cmpi"):
-            t = self._truth_or_none(value)
-            return int(t) if t is not None else None
-        return self._opaque(value)
-
-    def _aggregate(self, owner: Operation, value: SSAValue) -> object:
-        position = tuple(owner.position.get_values())  # type: ignore[attr-defined]
-        container = self.int_of(owner.operands[0])
-        if len(position) != 1 or not isinstance(container, _Aggregate) or position[0] >= len(container.fields):
-            return None if isinstance(owner, llvm.InsertValueOp) else self._opaque(value)
-        i = position[0]
-        if isinstance(owner, llvm.ExtractValueOp):
-            field = container.fields[i]
-            return field if field is not None else self._opaque(value)
-        fields = list(container.fields)
-        fields[i] = self.int_of(owner.operands[1])
-        return _Aggregate(tuple(fields))
-
-    def _gep(self, owner: llvm.GEPOp, value: SSAValue) -> object:
-        indices = tuple(owner.rawConstantIndices.iter_values())
-        size = type_size(owner.elem_type)
-        base = self.int_of(owner.ptr)
-        if len(indices) != 1 or size is None or base is None:
-            return self._opaque(value)
-        index = self.int_of(owner.ssa_indices[0]) if indices[0] == _GEP_DYNAMIC else indices[0]
-        if not isinstance(index, int):
-            return self._opaque(value)
-        if isinstance(base, tuple):
-            return (base[0], base[1] + index * size)
-        return base + index * size
-
-    def _opaque(self, value: SSAValue) -> object:
-        return self.chains.opaque(value)
-
-    def truth(self, value: SSAValue) -> object:
-        """True / False for this thread, or the condition to fork on (raises _Fork)."""
-        for sense in (True, False):
-            if (value, sense) in self.assume:
-                return sense
-        c = _constant(value)
-        if c is not None:
-            return bool(c & 1)
-        split = self.chains.values.split(value)
-        bit = 1 << self.warp
-        if split is not None:
-            self.chains._asked.add(value)
-        if split is not None and bool(split.may_true & bit) != bool(split.may_false & bit):
-            return bool(split.may_true & bit)
-        if _is_election(value):
-            return True  # the thread we follow is the elected one
-        owner = value.owner
-        if isinstance(owner, Operation):
-            name = owner.name
-            logic = _LOGIC.get(name)
-            if logic is not None and len(owner.operands) == 2:
-                a = self._truth_or_none(owner.operands[0])
-                b = self._truth_or_none(owner.operands[1])
-                dominant = {"and": False, "or": True}.get(logic)
-                if dominant is not None and dominant in (a, b):
-                    return dominant  # decided by one side, whatever the other is
-                if a is None:
-                    self.truth(owner.operands[0])  # the unknown it meets is the one to fork on
-                if b is None:
-                    self.truth(owner.operands[1])
-                return {"and": a and b, "or": a or b}.get(logic, a != b)
-            elif name in ("llvm.icmp", "arith.cmpi"):
-                found = self._compare(owner)
-                if found is not None:
-                    return found
-            elif name in ("llvm.select", "arith.select"):
-                cond = self.truth(owner.operands[0])
-                return self.truth(owner.operands[1] if cond else owner.operands[2])
-        raise _Fork(value)
-
-    def _truth_or_none(self, value: SSAValue) -> bool | None:
-        try:
-            found = self.truth(value)
-        except _Fork:
-            return None
-        return found if isinstance(found, bool) else None
-
-    def _compare(self, op: Operation) -> bool | None:
-        pred = op.properties.get("predicate") or op.attributes.get("predicate")
-        if not isinstance(pred, IntegerAttr):
-            return None
-        name = COMPARISONS[pred.value.data]
-        a, b = (self.int_of(o) for o in op.operands)
-        if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] and name in ("eq", "ne"):
-            return (a[1] == b[1]) == (name == "eq")
-        if not (isinstance(a, int) and isinstance(b, int)):
-            return None
-        return bool(compare(name, a, b, bitwidth(op.operands[0].type) or 64))
 
     # ---- one block ----------------------------------------------------------------------------
 
@@ -733,7 +530,7 @@ class _Thread:
                 self.assume, self.memo = set(assume), {}
                 try:
                     sense = self.root(term.cond, True)
-                except _Fork as fork:
+                except Fork as fork:
                     choices.extend(assume | {(fork.condition, s)} for s in (True, False))
                     continue
                 taken.append((*successors[0 if sense else 1], assume))

@@ -1,0 +1,225 @@
+"""The values one step of an mbarrier-chain run computes (chains.py): integers, a CTA-uniform opaque base plus a byte offset, and branch truths, for one warp's elected thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from tmem_dialect import integers
+from tmem_dialect.dialects.nvvm import constant_int
+from tmem_dialect.kernel_checks import type_size
+from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, COMPARISONS, apply_binary, bitwidth, compare
+from tmem_dialect.passes.values import _is_election
+
+_LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": "or", "llvm.xor": "xor",
+          "arith.xori": "xor"}
+_ABSENT = object()  # a carried value not (yet) in a state's env
+_GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """An llvm.struct value, field by field (Triton carries an mbarrier's address in one)."""
+
+    fields: tuple[object, ...]
+
+
+class Fork(Exception):
+    """The value depends on a condition the run has not chosen yet: fork on it."""
+
+    def __init__(self, condition: SSAValue):
+        self.condition = condition
+
+
+def pure(op: Operation) -> bool:
+    return (op.name in BINARY_BY_NAME or op.name in CASTS or op.name in (
+        "llvm.select", "arith.select", "llvm.icmp", "arith.cmpi", "llvm.getelementptr", "llvm.mlir.constant",
+        "arith.constant", "llvm.extractvalue", "llvm.insertvalue", "llvm.mlir.undef", "llvm.mlir.poison"))
+
+
+def constant(value: SSAValue) -> int | None:
+    """A constant's value, read as the signless integer it is (integers.constant_value)."""
+    c = constant_int(value)
+    width = bitwidth(value.type)
+    return integers.constant_value(c, width) if c is not None and width is not None else c
+
+
+class RunValues:
+    """int_of and truth in one block run of `chains` (a Chains: its carried facts, opaque
+    symbols and cross-run cache) for warp `warp`, under the carried values `env` and the
+    assumed conditions `assume`."""
+
+    def __init__(self, chains, warp: int, env: dict[BlockArgument, object], assume: set[tuple[SSAValue, bool]]):  # type: ignore[no-untyped-def]
+        self.chains = chains
+        self.warp = warp
+        self.env = env
+        self.assume = assume
+        self.memo: dict[SSAValue, object] = {}
+
+
+    def root(self, value: SSAValue, truth: bool) -> object:
+        """int_of (or truth) of a value the run evaluates from a block (Chains._roots), cached
+        across runs on all it may read: the warp, the carried values and the assumed
+        conditions of its closure (a fork it meets is cached too)."""
+        args, conds = self.chains.inputs(value)
+        env, assume = self.env, self.assume
+        key = (value, truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
+               tuple([1 if (c, True) in assume else -1 if (c, False) in assume else 0 for c in conds]))
+        cache = self.chains.evaluated
+        found = cache.get(key, _ABSENT)
+        if found is _ABSENT:
+            try:
+                found = self.truth(value) if truth else self.int_of(value)
+            except Fork as fork:
+                found = fork
+            cache[key] = found
+        if isinstance(found, Fork):
+            raise Fork(found.condition)
+        return found
+
+    def int_of(self, value: SSAValue) -> object:
+        """An int, (symbol, byte offset) for a CTA-uniform opaque base, or None (unknown)."""
+        if value in self.memo:
+            return self.memo[value]
+        found = self._int_of(value)
+        self.memo[value] = found
+        return found
+
+    def _int_of(self, value: SSAValue) -> object:
+        c = constant(value)
+        if c is not None:
+            return c
+        if isinstance(value, BlockArgument):
+            if value in self.env:
+                return self.env[value]
+            return self._opaque(value)
+        owner = value.owner
+        width = bitwidth(value.type)
+        if isinstance(owner, llvm.AddressOfOp):
+            return (("global", owner.global_name.root_reference.data), 0)
+        if owner.name in CASTS and len(owner.operands) == 1:
+            inner = self.int_of(owner.operands[0])
+            if isinstance(inner, int) and width is not None:
+                if owner.name in ("llvm.sext", "arith.extsi"):
+                    src = bitwidth(owner.operands[0].type) or 64
+                    return integers.as_signed(integers.wrap(inner, src), src)
+                return integers.wrap(inner, width) if owner.name in ("llvm.zext", "arith.extui") else \
+                    integers.as_signed(inner, width)
+            return inner if inner is not None else self._opaque(value)
+        kind = BINARY_BY_NAME.get(owner.name)
+        if kind is not None and len(owner.operands) == 2 and width is not None:
+            a, b = (self.int_of(o) for o in owner.operands)
+            if isinstance(a, int) and isinstance(b, int):
+                r = apply_binary(kind, a, b, width)
+                return integers.as_signed(int(r), width) if r is not None else self._opaque(value)
+            if kind in ("add", "sub") and isinstance(a, tuple) and isinstance(b, int):
+                return (a[0], a[1] + (b if kind == "add" else -b))
+            if kind == "add" and isinstance(b, tuple) and isinstance(a, int):
+                return (b[0], b[1] + a)
+            return self._opaque(value)
+        if isinstance(owner, llvm.GEPOp):
+            return self._gep(owner, value)
+        if owner.name in ("llvm.mlir.undef", "llvm.mlir.poison") and isinstance(value.type, llvm.LLVMStructType):
+            return Aggregate((None,) * len(value.type.types))
+        if isinstance(owner, (llvm.ExtractValueOp, llvm.InsertValueOp)):
+            return self._aggregate(owner, value)
+        if owner.name in ("llvm.select", "arith.select"):
+            cond = self._truth_or_none(owner.operands[0])
+            if cond is not None:
+                return self.int_of(owner.operands[1] if cond else owner.operands[2])
+            return self._opaque(value)
+        if owner.name in ("llvm.icmp", "arith.cmpi"):
+            t = self._truth_or_none(value)
+            return int(t) if t is not None else None
+        return self._opaque(value)
+
+    def _aggregate(self, owner: Operation, value: SSAValue) -> object:
+        position = tuple(owner.position.get_values())  # type: ignore[attr-defined]
+        container = self.int_of(owner.operands[0])
+        if len(position) != 1 or not isinstance(container, Aggregate) or position[0] >= len(container.fields):
+            return None if isinstance(owner, llvm.InsertValueOp) else self._opaque(value)
+        i = position[0]
+        if isinstance(owner, llvm.ExtractValueOp):
+            field = container.fields[i]
+            return field if field is not None else self._opaque(value)
+        fields = list(container.fields)
+        fields[i] = self.int_of(owner.operands[1])
+        return Aggregate(tuple(fields))
+
+    def _gep(self, owner: llvm.GEPOp, value: SSAValue) -> object:
+        indices = tuple(owner.rawConstantIndices.iter_values())
+        size = type_size(owner.elem_type)
+        base = self.int_of(owner.ptr)
+        if len(indices) != 1 or size is None or base is None:
+            return self._opaque(value)
+        index = self.int_of(owner.ssa_indices[0]) if indices[0] == _GEP_DYNAMIC else indices[0]
+        if not isinstance(index, int):
+            return self._opaque(value)
+        if isinstance(base, tuple):
+            return (base[0], base[1] + index * size)
+        return base + index * size
+
+    def _opaque(self, value: SSAValue) -> object:
+        return self.chains.opaque(value)
+
+    def truth(self, value: SSAValue) -> object:
+        """True / False for this thread, or the condition to fork on (raises Fork)."""
+        for sense in (True, False):
+            if (value, sense) in self.assume:
+                return sense
+        c = constant(value)
+        if c is not None:
+            return bool(c & 1)
+        split = self.chains.values.split(value)
+        bit = 1 << self.warp
+        if split is not None:
+            self.chains.asked.add(value)
+        if split is not None and bool(split.may_true & bit) != bool(split.may_false & bit):
+            return bool(split.may_true & bit)
+        if _is_election(value):
+            return True  # the thread we follow is the elected one
+        owner = value.owner
+        if isinstance(owner, Operation):
+            name = owner.name
+            logic = _LOGIC.get(name)
+            if logic is not None and len(owner.operands) == 2:
+                a = self._truth_or_none(owner.operands[0])
+                b = self._truth_or_none(owner.operands[1])
+                dominant = {"and": False, "or": True}.get(logic)
+                if dominant is not None and dominant in (a, b):
+                    return dominant  # decided by one side, whatever the other is
+                if a is None:
+                    self.truth(owner.operands[0])  # the unknown it meets is the one to fork on
+                if b is None:
+                    self.truth(owner.operands[1])
+                return {"and": a and b, "or": a or b}.get(logic, a != b)
+            elif name in ("llvm.icmp", "arith.cmpi"):
+                found = self._compare(owner)
+                if found is not None:
+                    return found
+            elif name in ("llvm.select", "arith.select"):
+                cond = self.truth(owner.operands[0])
+                return self.truth(owner.operands[1] if cond else owner.operands[2])
+        raise Fork(value)
+
+    def _truth_or_none(self, value: SSAValue) -> bool | None:
+        try:
+            found = self.truth(value)
+        except Fork:
+            return None
+        return found if isinstance(found, bool) else None
+
+    def _compare(self, op: Operation) -> bool | None:
+        pred = op.properties.get("predicate") or op.attributes.get("predicate")
+        if not isinstance(pred, IntegerAttr):
+            return None
+        name = COMPARISONS[pred.value.data]
+        a, b = (self.int_of(o) for o in op.operands)
+        if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] and name in ("eq", "ne"):
+            return (a[1] == b[1]) == (name == "eq")
+        if not (isinstance(a, int) and isinstance(b, int)):
+            return None
+        return bool(compare(name, a, b, bitwidth(op.operands[0].type) or 64))
