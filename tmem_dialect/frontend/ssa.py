@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Attribute, Block, BlockArgument, SSAValue
 
+from tmem_dialect.block_order import immediate_dominators, reverse_post_order
 from tmem_dialect.frontend.syntax import Instruction, Variable
 
 
@@ -64,53 +65,16 @@ class Mispredicted(Exception):
 
 def dominator_intervals(blocks: list[BasicBlock]) -> dict[BasicBlock, tuple[int, int]]:
     """Per block reachable from blocks[0], its (entry, exit) numbers in a depth-first walk of the
-    dominator tree: a dominates b iff a's interval contains b's (Cooper, Harvey and Kennedy's
-    iterative idoms over the reverse postorder)."""
-    entry = blocks[0]
-    order: list[BasicBlock] = []  # postorder
-    seen = {entry}
-    stack = [(entry, iter(entry.out_edges))]
-    while stack:
-        block, edges = stack[-1]
-        for edge in edges:
-            if edge.target not in seen:
-                seen.add(edge.target)
-                stack.append((edge.target, iter(edge.target.out_edges)))
-                break
-        else:
-            stack.pop()
-            order.append(block)
-    number = {b: i for i, b in enumerate(order)}
-    idom: dict[BasicBlock, BasicBlock] = {entry: entry}
-    changed = True
-    while changed:
-        changed = False
-        for block in reversed(order[:-1]):
-            new = None
-            for edge in block.in_edges:
-                p = edge.source
-                if p not in idom:
-                    continue
-                if new is None:
-                    new = p
-                    continue
-                a, b = p, new
-                while a is not b:
-                    while number[a] < number[b]:
-                        a = idom[a]
-                    while number[b] < number[a]:
-                        b = idom[b]
-                new = a
-            if idom.get(block) is not new:
-                idom[block] = new  # type: ignore[assignment]
-                changed = True
+    dominator tree (block_order's immediate dominators): a dominates b iff a's interval contains b's."""
+    order = reverse_post_order(blocks[0], lambda b: [e.target for e in b.out_edges])
+    idom = immediate_dominators(order, lambda b: [e.source for e in b.in_edges])
     children: dict[BasicBlock, list[BasicBlock]] = {b: [] for b in order}
     for block, parent in idom.items():
-        if block is not entry:
+        if parent is not None:
             children[parent].append(block)
     intervals: dict[BasicBlock, tuple[int, int]] = {}
     clock = 0
-    walk = [(entry, False)]
+    walk = [(blocks[0], False)]
     while walk:
         block, done = walk.pop()
         if done:
