@@ -13,7 +13,7 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.diagnostics import error
-from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.analysis import messages_warps as text
@@ -32,14 +32,11 @@ them): what it has seen. Two branches on one condition go the same way on a path
 barrier under `scf.if %c` covers a pair alloc under another `scf.if %c`."""
 
 MAX_PATH_CLASSES = 32
-_UNKNOWN: object = object()
 
 
-def pair_kind(op: Operation, effect: TMEMEffect | None = _UNKNOWN) -> EffectKind | None:  # type: ignore[assignment]
-    """The lifecycle kind of a cta_group::2 alloc, dealloc or relinquish; None for anything else.
-    `effect`: tmem_effect(op), when the caller has it."""
-    if effect is _UNKNOWN:
-        effect = tmem_effect(op)
+def pair_kind(effect: TMEMEffect | None) -> EffectKind | None:
+    """The lifecycle kind of a cta_group::2 alloc, dealloc or relinquish (given its op's effect);
+    None for anything else."""
     if effect is None or effect.cta_group != 2 or effect.kind not in PAIR_LIFECYCLE:
         return None
     return effect.kind
@@ -52,7 +49,7 @@ class PairRules:
         super()._check_static()  # type: ignore[misc]
         pair_ops = [
             (op, kind) for node in self.cfg.nodes if self._node_masks.get(node, 0)  # type: ignore[attr-defined]
-            for op in node.ops if (kind := pair_kind(op, self.effects.get(op))) is not None  # type: ignore[attr-defined]
+            for op in node.ops if (kind := pair_kind(self.effects.get(op))) is not None  # type: ignore[attr-defined]
         ]
         if not pair_ops or any(e.cta_group == 1 for e in self.effects.values()):  # type: ignore[attr-defined]
             return  # no pairs, or a kernel mixing cta_groups (reported as such, kernel_checks)
@@ -74,7 +71,7 @@ class PairRules:
                 for op in node.ops:
                     if op.name == "nvvm.cluster.wait":
                         ever = since_alloc = True
-                    elif (kind := pair_kind(op, self.effects.get(op))) is not None:  # type: ignore[attr-defined]
+                    elif (kind := pair_kind(self.effects.get(op))) is not None:  # type: ignore[attr-defined]
                         previous = at.get(op, (True, True))
                         at[op] = (previous[0] and ever, previous[1] and since_alloc)
                         if kind is EffectKind.ALLOC:
