@@ -59,7 +59,6 @@ class RunValues:
         self.assume = assume
         self.memo: dict[SSAValue, object] = {}
 
-
     def root(self, value: SSAValue, truth: bool) -> object:
         """int_of (or truth) of a value the run evaluates from a block (Chains._roots), cached
         across runs on all it may read: the warp, the carried values and the assumed
