@@ -162,6 +162,8 @@ class ModuleImporter:
 
 
 _DEFAULT_PROPERTIES: dict[type[Operation], dict[str, Attribute]] = {}
+_NO_PROPERTIES: dict[str, Attribute] = {}
+_CASTS = frozenset({llvm.IntToPtrOp, llvm.SExtOp, llvm.ZExtOp, llvm.TruncOp, llvm.BitcastOp})
 
 
 def _default_properties(cls: type[Operation], operands: list[SSAValue], result_type: Attribute) -> dict[str, Attribute]:
@@ -349,6 +351,7 @@ class FunctionImporter:
         self.returned: list[SSAValue] = []
         for bb in self.blocks:
             self.current = bb
+            self.casts: dict[tuple[type[Operation], SSAValue, Attribute], SSAValue] = {}
             for ins in bb.instructions:
                 self.ins = ins
                 try:
@@ -470,13 +473,29 @@ class FunctionImporter:
         """The result of a `cls` op added at the instruction, built by `create`: the op's own
         __init__ builds its default properties and rebuilds its argument lists on every call,
         most of the import's cost. Without `properties`, those a `cls(*operands)` builds
-        (the same for every op of the class: binary ops, casts)."""
+        (the same for every op of the class: binary ops, casts). A cast of a value the block
+        has cast the same way already is that cast (PTX reads a register as its address or as a
+        wider operand at every use: one op per register and type in a block, not one per use)."""
+        if cls in _CASTS:
+            key = (cls, operands[0], result_type)
+            found = self.casts.get(key)
+            if found is None:
+                found = self.casts[key] = self._build(cls, operands, result_type, properties)
+            return found
+        return self._build(cls, operands, result_type, properties)
+
+    def _build(self, cls: type[Operation], operands: list[SSAValue], result_type: Attribute,
+               properties: dict[str, Attribute] | None) -> SSAValue:
         if properties is None:
             properties = _DEFAULT_PROPERTIES.get(cls)
             if properties is None:
                 properties = _DEFAULT_PROPERTIES[cls] = _default_properties(cls, operands, result_type)
         op = cls.create(operands=operands, result_types=[result_type], properties=properties)
         return self.add(op).results[0]
+
+    def int_to_pointer(self, value: SSAValue, t: Attribute) -> SSAValue:
+        """`llvm.inttoptr` of `value` to pointer type `t` (one per value and type in a block: build)."""
+        return self.build(llvm.IntToPtrOp, [value], t, _NO_PROPERTIES)
 
     def add_in_entry(self, op: Operation) -> Operation:
         op.location = self.module.loc(self.ins.start if self.ins is not None else self.fn.start)

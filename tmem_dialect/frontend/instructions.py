@@ -164,18 +164,15 @@ def address(ctx: FunctionImporter, operand: Address, space: int) -> SSAValue:
     elif isinstance(base, Reg):
         width = 32 if base.var.type.endswith("32") else 64
         value = ctx.read(base, T.int_type(width))
-        ptr = ctx.build(llvm.IntToPtrOp, [value], ptr_type, _NO_PROPERTIES)
+        ptr = ctx.int_to_pointer(value, ptr_type)
     elif isinstance(base, Imm):
         value = ctx.constant(int(base.value), i64)
-        ptr = ctx.build(llvm.IntToPtrOp, [value], ptr_type, _NO_PROPERTIES)
+        ptr = ctx.int_to_pointer(value, ptr_type)
     else:
         raise Invalid("unsupported address base")
     if operand.offset:
         ptr = ctx.build(llvm.GEPOp, [ptr], ptr.type, _byte_step(operand.offset))
     return ptr
-
-
-_NO_PROPERTIES: dict[str, Attribute] = {}
 
 
 @cache

@@ -39,7 +39,7 @@ def _tmem(ctx: FunctionImporter, operand) -> SSAValue:
     if not isinstance(operand, Address) or operand.offset:
         raise Invalid("a TMEM address is written [%r], without an offset")
     value = ctx.read(operand.base, i32)
-    return ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[_PTR6])).results[0]
+    return ctx.int_to_pointer(value, _PTR6)
 
 
 # ---- tcgen05.mma --------------------------------------------------------------------------------

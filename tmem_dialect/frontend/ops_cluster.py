@@ -38,7 +38,7 @@ def mapa(ctx: FunctionImporter, ins: Instruction) -> None:
     t = IntegerType(width)
     pointer = llvm.LLVMPointerType(IntAttr(space)) if space else llvm.LLVMPointerType()
     value = ctx.read(a, t)
-    ptr = ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[pointer])).results[0]
+    ptr = ctx.int_to_pointer(value, pointer)
     mapped = ctx.add(nvvm_cluster.MapaOp(ptr, ctx.read(b, i32))).results[0]
     ctx.write(d, ctx.add(llvm.PtrToIntOp(mapped, t)).results[0])
 

@@ -51,7 +51,7 @@ def store_op(value: SSAValue, ptr: SSAValue, alignment: int, volatile: bool) -> 
 
 def build_vector(ctx: FunctionImporter, values: list[SSAValue], element: Attribute) -> SSAValue:
     vector_type = T.vector_type(element, len(values))
-    vec = v(ctx, llvm_ext.PoisonOp(vector_type))
+    vec = ctx.undefined(vector_type)
     for i, x in enumerate(values):
         vec = v(
             ctx,
@@ -254,7 +254,7 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
         return
     space = _CVTA_SPACES[rest[0]]
     source, target = (0, space) if to else (space, 0)
-    ptr = v(ctx, llvm.IntToPtrOp.create(operands=[value], result_types=[_ptr(source)]))
+    ptr = ctx.int_to_pointer(value, _ptr(source))
     cast = v(ctx, llvm_ext.AddrSpaceCastOp(ptr, _ptr(target)))
     ctx.write(d, v(ctx, llvm.PtrToIntOp(cast, width)))
 

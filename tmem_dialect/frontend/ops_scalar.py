@@ -179,7 +179,7 @@ def min_max(ctx: FunctionImporter, ins: Instruction) -> None:
 
 
 def _extend(ctx: FunctionImporter, x: SSAValue, t: IntegerType, signed: bool) -> SSAValue:
-    return v(ctx, (llvm.SExtOp if signed else llvm.ZExtOp)(x, t))
+    return ctx.build(llvm.SExtOp if signed else llvm.ZExtOp, [x], t)
 
 
 def mul(ctx: FunctionImporter, ins: Instruction) -> None:

@@ -48,7 +48,7 @@ def barrier(ctx: FunctionImporter, ins: Instruction) -> None:
 
 def _tmem_pointer(ctx: FunctionImporter, operand) -> SSAValue:
     value = ctx.read(operand, i32)
-    return ctx.add(llvm.IntToPtrOp.create(operands=[value], result_types=[_PTR6])).results[0]
+    return ctx.int_to_pointer(value, _PTR6)
 
 
 _ALLOC = {isa.alloc_mnemonic(g, shared): (g, shared) for g in isa.CTA_GROUPS for shared in (True, False)}

@@ -70,7 +70,7 @@ def _tensor(ctx: FunctionImporter, operand, dims: int) -> tuple[SSAValue, list[S
         raise Invalid(f"a {dims}d tensor copy takes {dims} coordinates")
     base = operand.base
     if isinstance(base, Reg):
-        tmap = ctx.add(llvm.IntToPtrOp.create(operands=[ctx.read(base, i64)], result_types=[llvm.LLVMPointerType()])).results[0]
+        tmap = ctx.int_to_pointer(ctx.read(base, i64), llvm.LLVMPointerType())
     else:
         tmap = ctx.address(Address(base, 0), 0)  # a kernel parameter's name
     return tmap, [ctx.read(c, i32) for c in elements]
@@ -181,7 +181,7 @@ def prefetch(ctx: FunctionImporter, ins: Instruction) -> None:
     operand = ins.operands[0]
     if not isinstance(operand, Address):
         raise Invalid("prefetch.tensormap takes an address [...]")
-    ptr = (ctx.add(llvm.IntToPtrOp.create(operands=[ctx.read(operand.base, i64)], result_types=[llvm.LLVMPointerType()])).results[0]
+    ptr = (ctx.int_to_pointer(ctx.read(operand.base, i64), llvm.LLVMPointerType())
            if isinstance(operand.base, Reg) else ctx.address(operand, 0))
     ctx.add(t.PrefetchOp(ptr))
 
