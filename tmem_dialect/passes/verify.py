@@ -46,7 +46,7 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
             found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
             found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops))
             found.extend(_engine_findings(function, analysis, options))
-    return sorted(found, key=lambda kd: (_position(kd[1]), kd[1].message))  # one order run to run
+    return sorted(found, key=lambda kd: _order(kd[1]))  # one order run to run
 
 
 def _engine_findings(
@@ -87,6 +87,12 @@ def _identity(diagnostic: Diagnostic) -> tuple[object, ...]:
 def _position(d: Diagnostic) -> tuple[str, int, int]:
     loc = d.location
     return (loc.file, loc.line, loc.column) if loc is not None else ("", 0, 0)
+
+
+def _order(d: Diagnostic) -> tuple:
+    """Source order; two findings at one op with one message (one per earlier op, say) by their
+    notes, so that the order never depends on where in memory the analysis's sets put them."""
+    return _position(d), d.message, tuple((_position(n), n.message) for n in d.notes)
 
 
 def _kernel_notes(function: Operation, analysis: KernelAnalysis) -> list[Diagnostic]:
