@@ -31,6 +31,13 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            if not gc.get_freeze_count():
+                # Move what was allocated meanwhile to the oldest generation unscanned: else the
+                # first allocation after enable() runs a young collection over all of it. (Not
+                # when the program froze objects itself, a pre-fork server say: unfreeze would
+                # thaw them too.)
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
