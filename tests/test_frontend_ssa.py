@@ -103,12 +103,3 @@ def test_a_definition_that_does_not_dominate_the_read_gets_a_phi(monkeypatch: py
     fast = _import(MERGE)
     assert fast == _general(monkeypatch, MERGE)
     assert "llvm.mlir.poison" in fast and _block_arguments(fast) == 1
-
-
-def test_checked_location_is_the_constructors() -> None:
-    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
-
-    made = importer.checked_location(StringAttr("k.ptx"), IntAttr(12), IntAttr(3))
-    built = FileLineColLoc(StringAttr("k.ptx"), IntAttr(12), IntAttr(3))
-    assert made == built and hash(made) == hash(built) and str(made) == str(built)
-    assert made.parameters == built.parameters

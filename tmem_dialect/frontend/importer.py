@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 
@@ -25,6 +26,7 @@ from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
+from tmem_dialect.frontend.construct import checked_location, new_op
 from tmem_dialect.frontend.ssa import BasicBlock, Mispredicted, SSABuilder, connect
 from tmem_dialect.frontend.syntax import (
     Address,
@@ -46,17 +48,6 @@ TUNING = {".reqntid": "nvvm.reqntid", ".maxntid": "nvvm.maxntid", ".minnctapersm
           ".maxnreg": "nvvm.maxnreg", ".reqnctapercluster": "nvvm.cluster_dim"}
 ARRAY_DIRECTIVES = (".reqntid", ".maxntid", ".reqnctapercluster")
 ENDS_BLOCK = ("bra", "ret", "exit")
-
-
-def checked_location(filename: StringAttr, line: IntAttr, column: IntAttr) -> FileLineColLoc:
-    """FileLineColLoc(filename, line, column) from parameters of the right types already, without
-    its verifier (each of a file's ~one location per instruction cost 4.5 us, 1 us this way;
-    tests/test_frontend_ssa.py pins the result equal to the constructor's)."""
-    loc = object.__new__(FileLineColLoc)
-    object.__setattr__(loc, "filename", filename)
-    object.__setattr__(loc, "line", line)
-    object.__setattr__(loc, "column", column)
-    return loc
 
 
 class Unmodelled(Exception):
@@ -468,6 +459,16 @@ class FunctionImporter:
         self.current.block.add_op(op)
         return op
 
+    def create(self, cls: type[Operation], operands: list[SSAValue], result_types: list[Attribute],
+               properties: dict[str, Attribute] = _NO_PROPERTIES) -> Operation:
+        """A `cls` op added at the instruction, as `cls.create` builds it (construct.new_op: an op's
+        own __init__ rebuilds its argument lists and default properties on every call, create
+        its setters' bookkeeping, most of the import's cost)."""
+        assert self.ins is not None
+        op = new_op(cls, operands, result_types, properties, self.module.loc(self.ins.start))
+        self.current.block.add_op(op)
+        return op
+
     def build(self, cls: type[Operation], operands: list[SSAValue], result_type: Attribute,
               properties: dict[str, Attribute] | None = None) -> SSAValue:
         """The result of a `cls` op added at the instruction, built by `create`: the op's own
@@ -490,18 +491,25 @@ class FunctionImporter:
             properties = _DEFAULT_PROPERTIES.get(cls)
             if properties is None:
                 properties = _DEFAULT_PROPERTIES[cls] = _default_properties(cls, operands, result_type)
-        op = cls.create(operands=operands, result_types=[result_type], properties=properties)
-        return self.add(op).results[0]
+        return self.create(cls, operands, [result_type], properties).results[0]
+
+    def extract_value(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
+        """`llvm.extractvalue` of field `index` (of type `t`) of a struct."""
+        position = T.dense_array(i64, (index,))
+        return self.create(llvm.ExtractValueOp, [aggregate], [t], {"position": position}).results[0]
 
     def int_to_pointer(self, value: SSAValue, t: Attribute) -> SSAValue:
         """`llvm.inttoptr` of `value` to pointer type `t` (one per value and type in a block: build)."""
         return self.build(llvm.IntToPtrOp, [value], t, _NO_PROPERTIES)
 
     def add_in_entry(self, op: Operation) -> Operation:
-        op.location = self.module.loc(self.ins.start if self.ins is not None else self.fn.start)
-        block = self.entry.block
-        block.add_op(op)
+        op.location = self._entry_location()
+        self.entry.block.add_op(op)
         return op
+
+    def _entry_location(self) -> FileLineColLoc:
+        """Where an op hoisted to the entry block is from: the instruction that asked for it."""
+        return self.module.loc(self.ins.start if self.ins is not None else self.fn.start)
 
     def undefined(self, t: Attribute) -> SSAValue:
         if t not in self.undefs:
@@ -530,8 +538,9 @@ class FunctionImporter:
         found = self.constants.get(key)
         if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
             attr: Attribute = IntegerAttr(v, t) if isinstance(t, IntegerType) else FloatAttr(v, t)  # type: ignore[arg-type]
-            op = llvm.ConstantOp.create(properties={"value": attr}, result_types=[t])
-            found = self.constants[key] = self.add_in_entry(op).results[0]
+            op = new_op(llvm.ConstantOp, (), (t,), {"value": attr}, self._entry_location())
+            self.entry.block.add_op(op)
+            found = self.constants[key] = op.results[0]
         return found
 
     def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:

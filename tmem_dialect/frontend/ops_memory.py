@@ -6,7 +6,7 @@ from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, UnitAttr, VectorType, i32, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.dialects import llvm_ext
@@ -26,7 +26,7 @@ def v(ctx: FunctionImporter, op) -> SSAValue:
     return ctx.add(op).results[0]
 
 
-# The ops below are built by `create` with the properties their __init__ gives them: an op's
+# The ops below are built by `ctx.create` with the properties their __init__ gives them: an op's
 # __init__ rebuilds its argument lists and attributes on every call, most of an access's import.
 
 
@@ -35,37 +35,32 @@ def _i64(n: int) -> IntegerAttr:
     return IntegerAttr(n, i64)
 
 
-def load_op(ptr: SSAValue, t: Attribute, alignment: int) -> Operation:
-    """`llvm_ext.LoadOp(ptr, t, alignment=alignment)`."""
+def load(ctx: FunctionImporter, ptr: SSAValue, t: Attribute, alignment: int) -> SSAValue:
+    """`llvm_ext.LoadOp(ptr, t, alignment=alignment)`, added at the instruction."""
     properties = {"ordering": _i64(0), "alignment": _i64(alignment)}
-    return llvm_ext.LoadOp.create(operands=[ptr], result_types=[t], properties=properties)
+    return ctx.create(llvm_ext.LoadOp, [ptr], [t], properties).results[0]
 
 
-def store_op(value: SSAValue, ptr: SSAValue, alignment: int, volatile: bool) -> Operation:
-    """`llvm_ext.StoreOp(value, ptr, alignment=alignment, volatile=volatile)`."""
+def store(ctx: FunctionImporter, value: SSAValue, ptr: SSAValue, alignment: int, volatile: bool) -> None:
+    """`llvm_ext.StoreOp(value, ptr, alignment=alignment, volatile=volatile)`, added at the instruction."""
     properties: dict[str, Attribute] = {"ordering": _i64(0), "alignment": _i64(alignment)}
     if volatile:
         properties["volatile_"] = UnitAttr()
-    return llvm_ext.StoreOp.create(operands=[value, ptr], properties=properties)
+    ctx.create(llvm_ext.StoreOp, [value, ptr], [], properties)
 
 
 def build_vector(ctx: FunctionImporter, values: list[SSAValue], element: Attribute) -> SSAValue:
     vector_type = T.vector_type(element, len(values))
     vec = ctx.undefined(vector_type)
     for i, x in enumerate(values):
-        vec = v(
-            ctx,
-            llvm.InsertElementOp.create(operands=[vec, x, ctx.constant(i, i32)], result_types=[vector_type]),
-        )
+        vec = ctx.create(llvm.InsertElementOp, [vec, x, ctx.constant(i, i32)], [vector_type]).results[0]
     return vec
 
 
 def split_vector(ctx: FunctionImporter, vec: SSAValue, count: int) -> list[SSAValue]:
     element = vec.type.get_element_type()  # type: ignore[attr-defined]
-    return [
-        v(ctx, llvm_ext.ExtractElementOp.create(operands=[vec, ctx.constant(i, i32)], result_types=[element]))
-        for i in range(count)
-    ]
+    return [ctx.create(llvm_ext.ExtractElementOp, [vec, ctx.constant(i, i32)], [element]).results[0]
+            for i in range(count)]
 
 
 def mov(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -165,9 +160,9 @@ def ld(ctx: FunctionImporter, ins: Instruction) -> None:
     ptr = ctx.address(a, space)
     if vector == 1:
         if d is not None:
-            ctx.write(d, v(ctx, load_op(ptr, t, size)), signed)
+            ctx.write(d, load(ctx, ptr, t, size), signed)
         return
-    vec = v(ctx, load_op(ptr, VectorType(t, [vector]), size * vector))
+    vec = load(ctx, ptr, VectorType(t, [vector]), size * vector)
     for e, x in zip(dests, split_vector(ctx, vec, vector)):
         if e is not None:
             ctx.write(e, x, signed)
@@ -183,7 +178,7 @@ def ld_param(ctx: FunctionImporter, a, t: Attribute, skip: int = 0, signed: bool
         ptr = value
         if a.offset + skip:
             ptr = v(ctx, llvm.GEPOp(ptr, [a.offset + skip], IntegerType(8), result_type=ptr.type))  # type: ignore[arg-type]
-        return v(ctx, load_op(ptr, t, T.bits(t) // 8))
+        return load(ctx, ptr, t, T.bits(t) // 8)
     if isinstance(value.type, llvm.LLVMPointerType):
         value = ctx.pointer_as_int(value)
     if (a.base.name, a.offset + skip) in ctx.field_values:
@@ -225,10 +220,10 @@ def st(ctx: FunctionImporter, ins: Instruction) -> None:
     size = T.bits(t) // 8
     values = [ctx.read(e, t) if e is not None else ctx.undefined(t) for e in _elements(s, vector)]
     if vector == 1:
-        ctx.add(store_op(values[0], ptr, size, volatile))
+        store(ctx, values[0], ptr, size, volatile)
         return
     vec = build_vector(ctx, values, t)
-    ctx.add(store_op(vec, ptr, size * vector, volatile))
+    store(ctx, vec, ptr, size * vector, volatile)
 
 
 def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -300,10 +295,7 @@ def atom(ctx: FunctionImporter, ins: Instruction) -> None:
     ptr = ctx.address(address, space)
     if operation == "cas":
         op = llvm_atomic.CmpXchgOp(ptr, ctx.read(values[0], t), ctx.read(values[1], t), ordering, scope)
-        pair = v(ctx, op)
-        from xdsl.dialects.builtin import i64
-
-        ctx.write(dest, v(ctx, llvm.ExtractValueOp(T.dense_array(i64, (0,)), pair, t)))
+        ctx.write(dest, ctx.extract_value(v(ctx, op), 0, t))
         return
     name = _ATOM_OPS[operation]
     if T.is_float(t):

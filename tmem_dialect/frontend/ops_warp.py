@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import i32, i64
+from xdsl.dialects.builtin import i32
 
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm_warp
-from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.ops_memory import v
 from tmem_dialect.frontend.syntax import Instruction, VectorOperand
@@ -45,7 +43,7 @@ def ldmatrix(ctx: FunctionImporter, ins: Instruction) -> None:
         return
     for i, d in enumerate(dests):
         if d is not None:
-            ctx.write(d, v(ctx, llvm.ExtractValueOp(T.dense_array(i64, (i,)), result, i32)))
+            ctx.write(d, ctx.extract_value(result, i, i32))
 
 
 HANDLERS = {"bar.warp": bar_warp_sync, "ldmatrix": ldmatrix}

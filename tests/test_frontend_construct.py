@@ -1,0 +1,107 @@
+"""construct.py builds IR objects without xDSL's per-call checks: pin every field equal to what the
+constructors build, so that an xDSL upgrade which changes what an op or location holds fails here."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Block, Operation
+
+from tmem_dialect.dialects import llvm_ext
+from tmem_dialect.frontend import construct
+from tmem_dialect.ir import verify_diagnostics
+
+LOC = FileLineColLoc(StringAttr("k.ptx"), IntAttr(7), IntAttr(2))
+PTR = llvm.LLVMPointerType(IntAttr(3))
+V4 = VectorType(i32, [4])
+
+
+def test_checked_location_is_the_constructors() -> None:
+    made = construct.checked_location(StringAttr("k.ptx"), IntAttr(12), IntAttr(3))
+    built = FileLineColLoc(StringAttr("k.ptx"), IntAttr(12), IntAttr(3))
+    assert made == built and hash(made) == hash(built) and str(made) == str(built)
+    assert made.parameters == built.parameters
+
+
+def _cases(block: Block):  # type: ignore[no-untyped-def]
+    a, b, p, vec, flag = block.args
+    load = {"ordering": IntegerAttr(0, i64), "alignment": IntegerAttr(4, i64)}
+    return [
+        (llvm.AddOp, [a, b], [i32], dict(llvm.AddOp(a, b).properties)),  # every property given
+        (llvm.AddOp, [a, b], [i32], {}),  # the definition's defaults filled in
+        (llvm.IntToPtrOp, [a], [PTR], {}),
+        (llvm.ConstantOp, [], [i32], {"value": IntegerAttr(5, i32)}),
+        (llvm_ext.LoadOp, [p], [i32], load),
+        (llvm_ext.StoreOp, [a, p], [], {**load, "volatile_": UnitAttr()}),
+        (llvm.InsertElementOp, [vec, a, b], [V4], {}),
+        (llvm_ext.ExtractElementOp, [vec, b], [i32], {}),
+        (llvm.SelectOp, [flag, a, b], [i32], {}),
+    ]
+
+
+def _state(op: Operation) -> dict[str, object]:
+    """Everything an op holds, with its results and uses by position (they are new objects)."""
+    fields = [f.name for f in dataclasses.fields(Operation)]
+    assert set(vars(op)) <= set(fields)  # nothing outside Operation's fields
+    state = {name: getattr(op, name) for name in fields}
+    state["results"] = [(r.type, r.index, r.op is op, r.first_use) for r in op.results]
+    state["_operand_uses"] = [(u.operation is op, u.index) for u in op._operand_uses]  # pyright: ignore[reportPrivateUsage]
+    return state
+
+
+@pytest.mark.parametrize("case", range(9))
+def test_new_op_is_what_create_builds(case: int) -> None:
+    block = Block(arg_types=[i32, i32, PTR, V4, i1])
+    cls, operands, result_types, properties = _cases(block)[case]
+    made = construct.new_op(cls, operands, result_types, properties, LOC)
+    built = cls.create(operands=operands, result_types=result_types, properties=properties, location=LOC)
+    assert _state(made) == _state(built)
+    assert type(made) is type(built) and made.successors == built.successors and made.regions == built.regions
+    for value in operands:  # each operand has one use by each op, at the same index
+        uses = [(u.operation, u.index) for u in value.uses]
+        assert (made, operands.index(value)) in uses and (built, operands.index(value)) in uses
+    block.add_op(made)
+    made.verify()
+
+
+def test_new_op_sets_every_field_of_operation() -> None:
+    """Operation's instance fields are those new_op sets, or fields whose class default is right
+    for an op with no successors or regions, outside any block."""
+    by_default = {"_successors", "_successor_uses", "regions", "parent", "_next_op", "_prev_op"}
+    fields = {f.name for f in dataclasses.fields(Operation)}
+    made = construct.new_op(llvm.ConstantOp, [], [i32], {"value": IntegerAttr(1, i32)}, LOC)
+    assert fields == set(vars(made)) | by_default
+    assert all(getattr(Operation, name) in ((), None) for name in by_default)
+
+
+def test_imported_ops_verify() -> None:
+    from tmem_dialect.frontend import import_ptx
+
+    text = """.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 p) {
+    .reg .b32 %r<4>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.global.v4.u32 {%r0, %r1, %r2, %r3}, [%rd1];
+    add.s32 %r0, %r0, %r1;
+    st.global.v4.u32 [%rd1], {%r0, %r1, %r2, %r3};
+    ret;
+}
+"""
+    module = import_ptx(text, "k.ptx")
+    assert verify_diagnostics(module) == []
+    assert all(isinstance(op.location, FileLineColLoc) for op in module.walk() if op.name != "builtin.module")
