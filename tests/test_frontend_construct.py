@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     UnitAttr,
     VectorType,
@@ -105,3 +106,45 @@ def test_imported_ops_verify() -> None:
     module = import_ptx(text, "k.ptx")
     assert verify_diagnostics(module) == []
     assert all(isinstance(op.location, FileLineColLoc) for op in module.walk() if op.name != "builtin.module")
+
+
+@pytest.mark.parametrize("t", [i1, IntegerType(8), IntegerType(16), i32, i64])
+def test_checked_integer_attr_is_the_constructors(t: IntegerType) -> None:
+    width = t.width.data
+    for value in {0, -1, (1 << (width - 1)) - 1, -(1 << (width - 1))}:  # t's signed range: i1's is -1..0
+        made = construct.checked_integer_attr(IntAttr(value), t)
+        built = IntegerAttr(value, t)
+        assert made == built and hash(made) == hash(built) and str(made) == str(built)
+        made.verify()
+
+
+def test_imported_constants_are_the_constructors() -> None:
+    """Every constant the importer makes (its own normalization of PTX literals to a type's
+    signed range) equals the IntegerAttr constructor's of the same value."""
+    from tmem_dialect.frontend import import_ptx
+
+    text = """.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 p) {
+    .reg .pred %p<3>; .reg .b16 %h<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [p];
+    mov.b32 %r1, 0xFFFFFFFF; mov.b32 %r2, 2147483648; mov.b16 %h1, 65535; mov.b16 %h2, -32768;
+    mov.b64 %rd2, 0xFFFFFFFFFFFFFFFF; add.s64 %rd2, %rd2, -9223372036854775808;
+    setp.eq.u32 %p1, %r1, 4294967295; setp.ne.u32 %p2, %r2, 0; not.pred %p2, %p2;
+    @%p1 st.global.u32 [%rd1], %r1;
+    @!%p2 st.global.u16 [%rd1+4], %h1;
+    st.global.u16 [%rd1+6], %h2;
+    st.global.u64 [%rd1+8], %rd2;
+    ret;
+}
+"""
+    module = import_ptx(text, "k.ptx")
+    constants = [op.properties["value"] for op in module.walk() if isinstance(op, llvm.ConstantOp)]
+    assert len(constants) >= 7
+    for attr in constants:
+        if isinstance(attr, IntegerAttr):
+            built = IntegerAttr(attr.value.data, attr.type)
+            assert attr == built and str(attr) == str(built)
+            attr.verify()
+    assert verify_diagnostics(module) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, LocationAttr, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerAttr, IntegerType, LocationAttr, StringAttr
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
 
@@ -20,6 +20,15 @@ def checked_location(filename: StringAttr, line: IntAttr, column: IntAttr) -> Fi
     object.__setattr__(loc, "line", line)
     object.__setattr__(loc, "column", column)
     return loc
+
+
+def checked_integer_attr(value: IntAttr, t: IntegerType) -> IntegerAttr:
+    """IntegerAttr(value, t) for a value already in t's signed range, without its verifier
+    (tests/test_frontend_construct.py pins the result equal to the constructor's)."""
+    attr = _new(IntegerAttr)
+    object.__setattr__(attr, "value", value)
+    object.__setattr__(attr, "type", t)
+    return attr
 
 
 _DEFAULTS: dict[type[Operation], dict[str, Attribute]] = {}

@@ -26,7 +26,7 @@ from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
-from tmem_dialect.frontend.construct import checked_location, new_op
+from tmem_dialect.frontend.construct import checked_integer_attr, checked_location, new_op
 from tmem_dialect.frontend.ssa import BasicBlock, Mispredicted, SSABuilder, connect
 from tmem_dialect.frontend.syntax import (
     Address,
@@ -80,17 +80,17 @@ class ModuleImporter:
         self.functions.update({f.name: f for f in module.functions if not f.declaration})  # bodies win
         self.filename = StringAttr(module.source.name)
         self._locations: dict[int, FileLineColLoc] = {}
-        self._numbers: dict[int, IntAttr] = {}  # a location's line and column (most recur)
+        self._numbers: dict[int, IntAttr] = {}  # locations' lines and columns, constants' values (most recur)
         self.function_importers: list[FunctionImporter] = []
 
     def loc(self, offset: int) -> FileLineColLoc:
         found = self._locations.get(offset)
         if found is None:
             where = self.source.location(offset)
-            found = self._locations[offset] = checked_location(self.filename, self._number(where.line), self._number(where.column))
+            found = self._locations[offset] = checked_location(self.filename, self.number(where.line), self.number(where.column))
         return found
 
-    def _number(self, n: int) -> IntAttr:
+    def number(self, n: int) -> IntAttr:
         found = self._numbers.get(n)
         if found is None:
             found = self._numbers[n] = IntAttr(n)
@@ -530,14 +530,15 @@ class FunctionImporter:
         if isinstance(t, IntegerType):
             width = t.width.data
             v: int | float = int(value) & ((1 << width) - 1)
-            if v >= 1 << (width - 1) and width > 1:
+            if v >= 1 << (width - 1):  # the signed range, as IntegerAttr keeps it (true is -1 : i1)
                 v -= 1 << width
         else:
             v = float(value)
         key: tuple[Attribute, object] = (t, v)
         found = self.constants.get(key)
         if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
-            attr: Attribute = IntegerAttr(v, t) if isinstance(t, IntegerType) else FloatAttr(v, t)  # type: ignore[arg-type]
+            attr: Attribute = (checked_integer_attr(self.module.number(v), t) if isinstance(t, IntegerType)  # type: ignore[arg-type]
+                               else FloatAttr(v, t))
             op = new_op(llvm.ConstantOp, (), (t,), {"value": attr}, self._entry_location())
             self.entry.block.add_op(op)
             found = self.constants[key] = op.results[0]

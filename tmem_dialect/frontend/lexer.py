@@ -49,6 +49,11 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _KINDS = {"float": Kind.FLOAT, "int": Kind.INT, "name": Kind.NAME, "string": Kind.STRING, "punct": Kind.PUNCT}
+# By group number: a match's lastindex is its token's group (no group nests in another but `skip`,
+# which closes first), and reading a match by number is cheaper than by name.
+_SKIP_GROUP = _TOKEN.groupindex["skip"]
+_KIND_OF_GROUP = [_KINDS.get(name) for name, _ in sorted(_TOKEN.groupindex.items(), key=lambda g: g[1])]
+_KIND_OF_GROUP.insert(0, None)  # group 0 is the whole match
 
 
 class Source:
@@ -74,13 +79,13 @@ def tokenize(source: Source) -> list[Token]:
     tokens: list[Token] = []
     append = tokens.append
     new = tuple.__new__  # (Token's own __new__ is a Python-level call: one per token)
-    kinds = _KINDS
+    kinds, skip = _KIND_OF_GROUP, _SKIP_GROUP
     pos = 0
     # A scanner matches at the end of the previous match only (finditer would search on past a
     # character no token matches, in time quadratic in a run of blanks after it), until one fails.
     for m in iter(_TOKEN.scanner(text).match, None):
-        group = m.lastgroup
-        if group == "skip":  # \Z: only whitespace and comments were left
+        group = m.lastindex
+        if group == skip:  # \Z: only whitespace and comments were left
             append(Token(Kind.EOF, "", len(text)))
             return tokens
         append(new(Token, (kinds[group], m.group(group), m.start(group))))
