@@ -538,14 +538,18 @@ class _Thread(RunValues):
             taken.append((*successors[0], frozenset(self.assume)))
         out = []
         packed_counts, packed_pending = frozenset(counts.items()), frozenset(pending.items())
+        chains = self.chains
+        tracked, bit_of = chains._tracked, chains._fact_bit
         for target, args, assume in taken:
-            self.assume, self.memo = set(assume), {}
-            live, bit_of = self.chains._live_in[target], self.chains._fact_bit
+            live = chains._live_in[target]
             env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]}
-            assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
-            for arg, value in zip(target.args, args):
-                if arg in self.chains._tracked:
+            carried = [(arg, value) for arg, value in zip(target.args, args) if arg in tracked]
+            if carried:  # evaluated under this edge's choices
+                self.assume, self.memo = set(assume), {}
+                for arg, value in carried:
                     env[arg] = self.root(value, False)
+            if assume:
+                assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
             out.append(_State(target, frozenset(env.items()), packed_counts,
                               packed_pending, open_ops, assume))
         return out
