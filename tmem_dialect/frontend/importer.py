@@ -86,8 +86,8 @@ class ModuleImporter:
     def loc(self, offset: int) -> FileLineColLoc:
         found = self._locations.get(offset)
         if found is None:
-            where = self.source.location(offset)
-            found = self._locations[offset] = checked_location(self.filename, self.number(where.line), self.number(where.column))
+            line, column = self.source.line_column(offset)
+            found = self._locations[offset] = checked_location(self.filename, self.number(line), self.number(column))
         return found
 
     def number(self, n: int) -> IntAttr:

@@ -66,8 +66,12 @@ class Source:
         self._line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
 
     def location(self, offset: int) -> SourceLocation:
+        return SourceLocation(self.name, *self.line_column(offset))
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        """The 1-based line (in the whole file) and column of `offset`."""
         line = bisect_right(self._line_starts, offset)
-        return SourceLocation(self.name, line + self.line_offset, offset - self._line_starts[line - 1] + 1)
+        return line + self.line_offset, offset - self._line_starts[line - 1] + 1
 
     def error(self, offset: int, message: str) -> Diagnostic:
         return Diagnostic(Severity.ERROR, message, self.location(offset))

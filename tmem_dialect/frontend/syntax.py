@@ -98,9 +98,11 @@ class Parser:
         return self.take()
 
     def name(self, what: str) -> Token:
-        if self.tok.kind is not Kind.NAME or self.tok.text.startswith("."):
-            raise self.error(f"expected {what}, found '{self.tok.text or 'end of file'}'")
-        return self.take()
+        tok = self.tokens[self.i]  # (a name is never EOF: no take)
+        if tok.kind is not Kind.NAME or tok.text.startswith("."):
+            raise self.error(f"expected {what}, found '{tok.text or 'end of file'}'")
+        self.i += 1
+        return tok
 
     def integer(self, what: str) -> int:
         negative = self.accept("-")
