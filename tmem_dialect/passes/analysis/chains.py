@@ -99,6 +99,7 @@ class Chains:
         self._block_effects: dict[Block, tuple[tuple[Operation, TMEMEffect], ...]] = {}
         self._homes: dict[SSAValue, Block | None] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
+        self._conditions: dict[Block, SSAValue] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
         try:
@@ -303,6 +304,14 @@ class Chains:
         found = self._successor_memo.get(block)
         if found is None:
             found = self._successor_memo[block] = self._successors_of(block)
+        return found
+
+    def condition(self, block: Block) -> SSAValue:
+        """The condition of the llvm.cond_br that ends `block` (memoized: an operand accessor
+        reads the op's segment sizes on every call)."""
+        found = self._conditions.get(block)
+        if found is None:
+            found = self._conditions[block] = block.last_op.cond  # type: ignore[union-attr]
         return found
 
     def _successors_of(self, block: Block) -> list[tuple[Block, tuple[SSAValue, ...]]]:
@@ -522,14 +531,14 @@ class _Thread(RunValues):
         successors = self.chains._successors(block)
         taken: list[tuple[Block, tuple[SSAValue, ...], frozenset]] = []
         if len(successors) == 2:  # an llvm.cond_br (_successors_of)
-            term = block.last_op
+            cond = self.chains.condition(block)
             # Fork on each unknown the condition meets until it is decided under every choice.
             choices = [frozenset(self.assume)]
             while choices:
                 assume = choices.pop()
                 self.assume, self.memo = set(assume), {}
                 try:
-                    sense = self.root(term.cond, True)
+                    sense = self.root(cond, True)
                 except Fork as fork:
                     choices.extend(assume | {(fork.condition, s)} for s in (True, False))
                     continue

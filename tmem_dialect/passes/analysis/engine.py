@@ -75,6 +75,7 @@ class Engine:
         self._requirements: dict[EffectKind, dict[str, Requirement]] = {}
         self._waits_in: dict[Loop, set[EffectKind]] = {}
         self._trackable: dict[SSAValue, bool] = {}
+        self._compatible_memo: dict[tuple[frozenset, frozenset], bool] = {}
         self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
         self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         self.effects.update((op, TMEMEffect(EffectKind.BARRIER)) for op in self.ops if cluster_barrier_wait(op))
@@ -360,9 +361,13 @@ class Engine:
         """Two warps' paths can happen in one run: no CTA-uniform condition went both ways."""
         if not a.assume or not b.assume:
             return True
-        return not any(
-            (c, not s) in b.assume and self.values.uniformity(c) is Uniformity.CTA for c, s in a.assume
-        )
+        key = (a.assume, b.assume)  # (few distinct pairs meet: a barrier asks it of every two states)
+        found = self._compatible_memo.get(key)
+        if found is None:
+            found = self._compatible_memo[key] = not any(
+                (c, not s) in b.assume and self.values.uniformity(c) is Uniformity.CTA for c, s in a.assume
+            )
+        return found
 
     def _edge_mask(self, edge: Edge) -> int:
         found = self._edge_masks.get(edge)
