@@ -20,10 +20,22 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation
+from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, prop_def
 
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import construct
 from tmem_dialect.ir import verify_diagnostics
+
+
+@irdl_op_definition
+class _DefaultsOp(IRDLOperation):
+    """Default properties and a default attribute, as no llvm op has (yet)."""
+
+    name = "test.construct_defaults"
+    first = prop_def(IntegerAttr, default_value=IntegerAttr(1, i32))
+    second = prop_def(IntegerAttr, default_value=IntegerAttr(2, i32))
+    third = attr_def(IntegerAttr, default_value=IntegerAttr(3, i32))
+
 
 LOC = FileLineColLoc(StringAttr("k.ptx"), IntAttr(7), IntAttr(2))
 PTR = llvm.LLVMPointerType(IntAttr(3))
@@ -50,6 +62,7 @@ def _cases(block: Block):  # type: ignore[no-untyped-def]
         (llvm.InsertElementOp, [vec, a, b], [V4], {}),
         (llvm_ext.ExtractElementOp, [vec, b], [i32], {}),
         (llvm.SelectOp, [flag, a, b], [i32], {}),
+        (_DefaultsOp, [], [], {"second": IntegerAttr(5, i32)}),  # the given one first, then the defaults
     ]
 
 
@@ -63,13 +76,14 @@ def _state(op: Operation) -> dict[str, object]:
     return state
 
 
-@pytest.mark.parametrize("case", range(9))
+@pytest.mark.parametrize("case", range(10))
 def test_new_op_is_what_create_builds(case: int) -> None:
     block = Block(arg_types=[i32, i32, PTR, V4, i1])
     cls, operands, result_types, properties = _cases(block)[case]
     made = construct.new_op(cls, operands, result_types, properties, LOC)
     built = cls.create(operands=operands, result_types=result_types, properties=properties, location=LOC)
     assert _state(made) == _state(built)
+    assert list(made.properties) == list(built.properties)  # (the generic form prints them in this order)
     assert type(made) is type(built) and made.successors == built.successors and made.regions == built.regions
     for value in operands:  # each operand has one use by each op, at the same index
         uses = [(u.operation, u.index) for u in value.uses]
@@ -148,3 +162,28 @@ def test_imported_constants_are_the_constructors() -> None:
             assert attr == built and str(attr) == str(built)
             attr.verify()
     assert verify_diagnostics(module) == []
+
+
+def test_negative_zero_is_its_own_constant() -> None:
+    """Constants are shared by bit pattern: -0.0 == 0.0 in Python, but 0f80000000 is not 0f00000000."""
+    import numpy as np
+
+    from tmem_dialect.frontend import import_ptx
+    from tmem_dialect.interpreter import run_kernel
+
+    text = """.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 p) {
+    .reg .f32 %f<3>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    mov.f32 %f1, 0f00000000;
+    mov.f32 %f2, 0f80000000;
+    st.global.f32 [%rd1], %f1;
+    st.global.f32 [%rd1+4], %f2;
+    ret;
+}
+"""
+    result = run_kernel(import_ptx(text, "k.ptx"), threads=1, args=[np.full(2, 7, np.float32)])
+    assert not result.errors
+    assert result.args[0].view(np.uint32).tolist() == [0x00000000, 0x80000000]

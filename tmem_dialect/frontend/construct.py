@@ -31,39 +31,43 @@ def checked_integer_attr(value: IntAttr, t: IntegerType) -> IntegerAttr:
     return attr
 
 
-_DEFAULTS: dict[type[Operation], dict[str, Attribute]] = {}
+_DEFAULTS: dict[type[Operation], tuple[dict[str, Attribute], dict[str, Attribute]]] = {}
 
 
-def _defaults(cls: type[Operation]) -> dict[str, Attribute]:
-    """The properties IRDLOperation.__post_init__ fills in when they are not given."""
+def _defaults(cls: type[Operation]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """The properties and attributes IRDLOperation.__post_init__ fills in when not given."""
     found = _DEFAULTS.get(cls)
     if found is None:
-        found = _DEFAULTS[cls] = {}
+        found = _DEFAULTS[cls] = ({}, {})
         if issubclass(cls, IRDLOperation):
-            for name, prop in cls.get_irdl_definition().properties.items():
-                if not isinstance(prop, OptionalDef) and prop.default_value is not None:
-                    found[name] = prop.default_value
+            definition = cls.get_irdl_definition()
+            for into, defs in zip(found, (definition.properties, definition.attributes)):
+                for name, d in defs.items():
+                    if not isinstance(d, OptionalDef) and d.default_value is not None:
+                        into[name] = d.default_value
     return found
 
 
 def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
            properties: Mapping[str, Attribute], location: LocationAttr) -> Operation:
     """`cls.create(operands=..., result_types=..., properties=..., location=...)`, an op with no
-    successors, regions or attributes, in a third of its time (1.8 us against 4.1 for an add):
-    create runs Operation.__init__'s setters, which unlink the uses of operands the new op does
-    not have yet, and __post_init__'s walk over the op's definition. The fields set here are
-    Operation's whole instance state in the pinned xDSL; tests/test_frontend_construct.py checks
-    that the two agree field by field, so an xDSL that adds one fails there, not here."""
+    successors or regions, in a third of its time (1.8 us against 4.1 for an add): create runs
+    Operation.__init__'s setters, which unlink the uses of operands the new op does not have yet,
+    and __post_init__'s walk over the op's definition. The fields set here are Operation's whole
+    instance state in the pinned xDSL; tests/test_frontend_construct.py checks that the two agree
+    field by field, so an xDSL that adds one fails there, not here."""
     op = _new(cls)
     op._operands = values = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
     op._operand_uses = uses = tuple([Use(op, i) for i in range(len(values))])  # pyright: ignore[reportPrivateUsage]
     for value, use in zip(values, uses):
         value.add_use(use)
     op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
-    defaults = _DEFAULTS.get(cls)
-    if defaults is None:
-        defaults = _defaults(cls)
-    op.properties = {**defaults, **properties} if defaults else dict(properties)
-    op.attributes = {}
+    found = _DEFAULTS.get(cls)
+    default_properties, default_attributes = found if found is not None else _defaults(cls)
+    op.properties = dict(properties)
+    op.attributes = dict(default_attributes)
+    for name, value in default_properties.items():  # after the given ones, as __post_init__ adds them
+        if name not in op.properties:
+            op.properties[name] = value
     op.location = location
     return op

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
@@ -105,7 +106,7 @@ class ModuleImporter:
     def run(self) -> ModuleOp:
         from tmem_dialect.passes.analysis import frozen_heap
 
-        with frozen_heap():  # the IR is acyclic garbage: collections would make the import superlinear
+        with frozen_heap():  # the IR it builds is live, not garbage: collections meanwhile would only rescan it (superlinear)
             return self._run()
 
     def _run(self) -> ModuleOp:
@@ -534,7 +535,8 @@ class FunctionImporter:
                 v -= 1 << width
         else:
             v = float(value)
-        key: tuple[Attribute, object] = (t, v)
+        # Floats by bit pattern: -0.0 == 0.0 (and NaN != NaN) would merge (or split) constants.
+        key: tuple[Attribute, object] = (t, v if isinstance(v, int) else struct.pack("<d", v))
         found = self.constants.get(key)
         if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
             attr: Attribute = (checked_integer_attr(self.module.number(v), t) if isinstance(t, IntegerType)  # type: ignore[arg-type]
