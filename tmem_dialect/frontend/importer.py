@@ -295,6 +295,7 @@ class FunctionImporter:
         self.ins: Instruction | None = None
         self.constants: dict[tuple[Attribute, object], SSAValue] = {}
         self.undefs: dict[Attribute, SSAValue] = {}
+        self.casts: dict[tuple[type[Operation], SSAValue, Attribute], SSAValue] = {}  # of the current block (build)
         self.param_values: dict[str, SSAValue] = {}
         self.field_values: dict[tuple[str, int], SSAValue] = {}  # byval parameters' fields, by offset
         self.params: dict[str, Param] = {p.name: p for p in fn.params}
@@ -343,7 +344,7 @@ class FunctionImporter:
         self.returned: list[SSAValue] = []
         for bb in self.blocks:
             self.current = bb
-            self.casts: dict[tuple[type[Operation], SSAValue, Attribute], SSAValue] = {}
+            self.casts = {}
             for ins in bb.instructions:
                 self.ins = ins
                 try:
