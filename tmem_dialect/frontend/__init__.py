@@ -18,9 +18,11 @@ def import_ptx(
     Warnings (opaque ops under `allow_unmodelled`) are emitted to the active diagnostics engine.
     """
     from tmem_dialect.diagnostics import Severity, emit
+    from tmem_dialect.passes.analysis import frozen_heap
 
-    importer = ModuleImporter(parse_ptx(text, filename, line_offset), Options(allow_unmodelled))
-    module = importer.run()
+    with frozen_heap():  # one collection after the whole import, not one after parsing too
+        importer = ModuleImporter(parse_ptx(text, filename, line_offset), Options(allow_unmodelled))
+        module = importer.run()
     for d in importer.diagnostics:
         if d.severity is not Severity.ERROR:
             emit(d)

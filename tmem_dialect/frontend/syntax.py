@@ -92,8 +92,9 @@ class Parser:
         return False
 
     def expect(self, text: str, what: str | None = None) -> Token:
-        if self.tok.text != text:
-            found = self.tok.text or "end of file"
+        tok = self.tokens[self.i]
+        if tok.text != text:
+            found = tok.text or "end of file"
             raise self.error(f"expected '{text}'{' ' + what if what else ''}, found '{found}'")
         return self.take()
 
@@ -148,17 +149,18 @@ class Parser:
         return mod
 
     def skip_statement(self) -> None:
-        start = self.tok
+        tokens, i = self.tokens, self.i  # (Triton writes a .loc before most instructions)
+        start = tokens[i]
         line_end = self.source.text.find("\n", start.start)
         if line_end < 0:
             line_end = len(self.source.text)
-        while self.tok.kind is not Kind.EOF and self.tok.text != ";":
-            if self.tok.text == "\n":
-                break
+        while (tok := tokens[i]).kind is not Kind.EOF and tok.text != ";":
             # .file / .loc have no ';' in PTX: they end at the line's end
-            if self.tok is not start and self.tok.start > line_end:
+            if tok is not start and tok.start > line_end:
+                self.i = i
                 return
-            self.take()
+            i += 1
+        self.i = i
         self.accept(";")
 
     def skip_section(self) -> None:
@@ -292,7 +294,7 @@ class Parser:
                 if p.register is not None:
                     scope.vars[p.name] = p.register
         while not self.accept("}"):
-            tok = self.tok
+            tok = self.tokens[self.i]
             if tok.kind is Kind.EOF:
                 raise self.error("expected '}' to close the block")
             if tok.text == "{":
