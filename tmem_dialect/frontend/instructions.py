@@ -44,13 +44,19 @@ UNMODELLED = frozenset(
 )
 
 
+_HANDLER_OF: dict[str, Handler | None] = {}  # by opcode: HANDLERS by its first two parts, else its first
+
+
 def translate(ctx: FunctionImporter, ins: Instruction) -> None:
-    parts = ins.parts
-    two = ".".join(parts[:2])
-    handler = HANDLERS.get(two) or HANDLERS.get(parts[0])
+    handler = _HANDLER_OF.get(ins.opcode)
+    if handler is None:
+        parts = ins.parts
+        handler = _HANDLER_OF[ins.opcode] = HANDLERS.get(".".join(parts[:2])) or HANDLERS.get(parts[0])
     if handler is not None:
         handler(ctx, ins)
         return
+    parts = ins.parts
+    two = ".".join(parts[:2])
     if two in UNMODELLED or parts[0] in UNMODELLED:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (not an instruction the PTX front end knows)")
