@@ -40,6 +40,12 @@ class _DefaultsOp(IRDLOperation):
 LOC = FileLineColLoc(StringAttr("k.ptx"), IntAttr(7), IntAttr(2))
 PTR = llvm.LLVMPointerType(IntAttr(3))
 V4 = VectorType(i32, [4])
+# The kernels below: one .u64 pointer parameter p.
+_KERNEL = """.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 p) {
+"""
 
 
 def test_checked_location_is_the_constructors() -> None:
@@ -105,11 +111,7 @@ def test_new_op_sets_every_field_of_operation() -> None:
 def test_imported_ops_verify() -> None:
     from tmem_dialect.frontend import import_ptx
 
-    text = """.version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry k(.param .u64 p) {
-    .reg .b32 %r<4>; .reg .b64 %rd<2>;
+    text = _KERNEL + """    .reg .b32 %r<4>; .reg .b64 %rd<2>;
     ld.param.u64 %rd1, [p];
     ld.global.v4.u32 {%r0, %r1, %r2, %r3}, [%rd1];
     add.s32 %r0, %r0, %r1;
@@ -137,11 +139,7 @@ def test_imported_constants_are_the_constructors() -> None:
     signed range) equals the IntegerAttr constructor's of the same value."""
     from tmem_dialect.frontend import import_ptx
 
-    text = """.version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry k(.param .u64 p) {
-    .reg .pred %p<3>; .reg .b16 %h<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;
+    text = _KERNEL + """    .reg .pred %p<3>; .reg .b16 %h<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;
     ld.param.u64 %rd1, [p];
     mov.b32 %r1, 0xFFFFFFFF; mov.b32 %r2, 2147483648; mov.b16 %h1, 65535; mov.b16 %h2, -32768;
     mov.b64 %rd2, 0xFFFFFFFFFFFFFFFF; add.s64 %rd2, %rd2, -9223372036854775808;
@@ -171,11 +169,7 @@ def test_negative_zero_is_its_own_constant() -> None:
     from tmem_dialect.frontend import import_ptx
     from tmem_dialect.interpreter import run_kernel
 
-    text = """.version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry k(.param .u64 p) {
-    .reg .f32 %f<3>; .reg .b64 %rd<2>;
+    text = _KERNEL + """    .reg .f32 %f<3>; .reg .b64 %rd<2>;
     ld.param.u64 %rd1, [p];
     mov.f32 %f1, 0f00000000;
     mov.f32 %f2, 0f80000000;
