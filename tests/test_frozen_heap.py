@@ -62,3 +62,28 @@ def test_a_disabled_collector_stays_disabled() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_verify_leaves_no_cyclic_garbage() -> None:
+    """tmem-verify releases its analysis (interned states, the CFG, memos holding its own bound
+    methods) before it returns: reference counting frees it, and no collection has to scan it
+    (13k objects per verify of dot.ptx before)."""
+    from pathlib import Path
+
+    from tmem_dialect.diagnostics import capture
+    from tmem_dialect.frontend import import_ptx
+    from tmem_dialect.passes.analysis import Options
+    from tmem_dialect.passes.verify import verify_module
+
+    path = Path(__file__).parent / "corpus" / "triton" / "dot.ptx"
+    with capture():
+        module = import_ptx(path.read_text(), str(path))
+    verify_module(module, Options())  # first-use caches
+    gc.collect()
+    gc.disable()
+    try:
+        diagnostics = verify_module(module, Options())
+        freed = gc.collect()
+    finally:
+        gc.enable()
+    assert diagnostics and freed < 100

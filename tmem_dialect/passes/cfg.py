@@ -103,6 +103,14 @@ class CFG:
         self._control: dict[Node, set[Node]] | None = None
         self._controlling: dict[Node, frozenset[Node]] = {}
 
+    def release(self) -> None:
+        """Unlink the graph (nodes and edges, nodes and loops refer to each other) once no one
+        needs it, so that reference counting frees it and no cyclic collection has to."""
+        for node in {*self.nodes, *self.node_of.values()}:
+            node.succs.clear()
+            node.preds.clear()
+            node.loops = ()
+
     # ---- loops -------------------------------------------------------------------------------
 
     def _find_loops(self) -> list[Loop]:

@@ -42,10 +42,14 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
     with frozen_heap():
         for function in functions:
             analysis = KernelAnalysis(function, options, ops=segments.get(id(function)))
-            found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
-            found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
-            found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops))
-            found.extend(_engine_findings(function, analysis, options))
+            try:
+                found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
+                found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
+                found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops))
+                found.extend(_engine_findings(function, analysis, options))
+            finally:
+                analysis.release()  # freed here, not by the collection after frozen_heap
+            del analysis
     return sorted(found, key=lambda kd: _order(kd[1]))  # one order run to run
 
 
@@ -60,10 +64,12 @@ def _engine_findings(
     parent = function.parent_block()
     assert parent is not None
     parent.insert_op_after(unrolled.function, function)
+    rounds = KernelAnalysis(unrolled.function, options, unrolled.known)
     try:
-        items = KernelAnalysis(unrolled.function, options, unrolled.known).run().items()
+        items = rounds.run().items()
     finally:
         unrolled.function.detach()
+        rounds.release()
     unique: dict[tuple[object, ...], tuple[FindingKind, Diagnostic]] = {}
     for kind, diagnostic in items:
         _to_origin(diagnostic, unrolled.origin)

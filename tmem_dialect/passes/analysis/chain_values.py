@@ -73,7 +73,7 @@ class RunValues:
             try:
                 found = self.truth(value) if truth else self.int_of(value)
             except Fork as fork:
-                found = fork
+                found = Fork(fork.condition)  # not the raised one: its traceback holds this frame (a cycle)
             cache[key] = found
         if isinstance(found, Fork):
             raise Fork(found.condition)

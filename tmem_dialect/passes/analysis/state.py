@@ -122,6 +122,13 @@ class StateTable:
         self.join_memo: dict[tuple[int, int], Local] = {}
         self.normalize_memo: dict[WarpStates, WarpStates] = {}
 
+    def clear(self) -> None:
+        """Forget every state: each Local refers to its table, so the table's references to them
+        make a cycle only the cyclic collector could free."""
+        self._interned.clear()
+        self.join_memo.clear()
+        self.normalize_memo.clear()
+
     def make(self, values: tuple[object, ...]) -> Local:
         found = self._interned.get(values)
         if found is None:
