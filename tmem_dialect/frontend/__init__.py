@@ -21,12 +21,21 @@ def import_ptx(
     from tmem_dialect.passes.analysis import frozen_heap
 
     with frozen_heap():  # one collection after the whole import, not one after parsing too
-        importer = ModuleImporter(parse_ptx(text, filename, line_offset), Options(allow_unmodelled))
-        module = importer.run()
-    for d in importer.diagnostics:
+        module, diagnostics = _import(text, filename, allow_unmodelled, line_offset)
+    for d in diagnostics:
         if d.severity is not Severity.ERROR:
             emit(d)
     return module
+
+
+def _import(text: str, filename: str, allow_unmodelled: bool, line_offset: int):  # type: ignore[no-untyped-def]
+    """The module and the importer's diagnostics. (The syntax tree and the importer are freed
+    when this returns, by reference counting: the collection after frozen_heap scans the module
+    only.)"""
+    importer = ModuleImporter(parse_ptx(text, filename, line_offset), Options(allow_unmodelled))
+    module = importer.run()
+    importer.function_importers.clear()  # (they refer back to it)
+    return module, importer.diagnostics
 
 
 def is_ptx_input(filename: str | None, input_format: str | None) -> bool:

@@ -385,7 +385,19 @@ class FunctionImporter:
                     DenseArrayBase.from_list(i32, values) if directive in ARRAY_DIRECTIVES
                     else IntegerAttr(values[0], i32)
                 )
+        self._release()
         return func
+
+    def _release(self) -> None:
+        """Unlink the SSA construction's graph (blocks and edges, blocks and phis, the builder
+        and this importer's bound methods refer to each other) once the function is built, so
+        that reference counting frees it, not a cyclic collection (11k objects on dot.ptx)."""
+        for bb in self.blocks:
+            bb.in_edges.clear()
+            bb.out_edges.clear()
+            bb.phis.clear()
+            bb.end = ("ret", None)  # (a branch's end names its target blocks)
+        del self.ssa
 
     def byval_arguments(self, byval, pointers: set[tuple[str, int]], arg_types: list[Attribute]) -> None:
         """One argument per field of a byval parameter (byval.py), or a pointer to its bytes."""
