@@ -64,12 +64,14 @@ def _engine_findings(
     parent = function.parent_block()
     assert parent is not None
     parent.insert_op_after(unrolled.function, function)
-    rounds = KernelAnalysis(unrolled.function, options, unrolled.known)
-    try:
+    rounds: KernelAnalysis | None = None
+    try:  # (the copy leaves the module whatever happens, its construction included)
+        rounds = KernelAnalysis(unrolled.function, options, unrolled.known)
         items = rounds.run().items()
     finally:
         unrolled.function.detach()
-        rounds.release()
+        if rounds is not None:
+            rounds.release()
     unique: dict[tuple[object, ...], tuple[FindingKind, Diagnostic]] = {}
     for kind, diagnostic in items:
         _to_origin(diagnostic, unrolled.origin)
