@@ -30,30 +30,30 @@ class Token(NamedTuple):  # (a tuple: a file has a token per few bytes, and tupl
 # that follows them (one match per token); `\Z` matches what is left at the end of the text.
 _SKIP = r"(?:[ \t\r\n\f\v]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)"
 _SKIPPED = re.compile(_SKIP + "*")
-# The skip is atomic (a lookahead, then a backreference to what it matched: Python 3.10 has no
-# possessive `*+`): the skipped text is never given back, or a run of n blanks before a bad
-# character would be tried as each of its 2^n splits into `[ ...]+` repetitions.
+# In the token pattern each skipped item is maximal (a run of blanks ends before a non-blank, a
+# line comment at the line's end, a block comment at its first `*/`): a run of skipped text has
+# one split into items, so a failed match backtracks over it once, not over its 2^n splits (which
+# `[ ...]+` repeated would try for n blanks before a bad character). A token's first character
+# decides its alternative (a float before an int: both start with a digit), so they are tried
+# most frequent first.
 _TOKEN = re.compile(
-    r"(?=(?P<skip>"
-    + _SKIP
-    + r"""*))(?P=skip)
+    r"""(?:[ \t\r\n\f\v]+(?![ \t\r\n\f\v])|//[^\n]*(?![^\n])|/\*(?:[^*]|\*(?!/))*\*/)*
     (?:
-    (?P<float>0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16}
+    (?P<name>[%.]?[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
+  | (?P<punct>[,;:{}\[\]()<>+\-!@=|*])
+  | (?P<float>0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16}
         |[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)
   | (?P<int>0[xX][0-9a-fA-F]+U?|0[bB][01]+U?|[0-9]+U?)
-  | (?P<name>[%.]?[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
   | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<punct>[,;:{}\[\]()<>+\-!@=|*])
-  | \Z)
+  | (?P<end>\Z))
     """,
     re.VERBOSE,
 )
-_KINDS = {"float": Kind.FLOAT, "int": Kind.INT, "name": Kind.NAME, "string": Kind.STRING, "punct": Kind.PUNCT}
-# By group number: a match's lastindex is its token's group (no group nests in another but `skip`,
-# which closes first), and reading a match by number is cheaper than by name.
-_SKIP_GROUP = _TOKEN.groupindex["skip"]
-_KIND_OF_GROUP = [_KINDS.get(name) for name, _ in sorted(_TOKEN.groupindex.items(), key=lambda g: g[1])]
-_KIND_OF_GROUP.insert(0, None)  # group 0 is the whole match
+_KINDS = {"float": Kind.FLOAT, "int": Kind.INT, "name": Kind.NAME, "string": Kind.STRING, "punct": Kind.PUNCT,
+          "end": Kind.EOF}
+# By group number: a match's lastindex is its token's group (the only group it matched), and
+# reading a match by number is cheaper than by name.
+_KIND_OF_GROUP = [None, *(_KINDS[name] for name, _ in sorted(_TOKEN.groupindex.items(), key=lambda g: g[1]))]
 
 
 class Source:
@@ -80,20 +80,17 @@ class Source:
 def tokenize(source: Source) -> list[Token]:
     """All tokens of the source, ending with an EOF token; DiagnosticError at the first bad character."""
     text = source.text
-    tokens: list[Token] = []
-    append = tokens.append
     new = tuple.__new__  # (Token's own __new__ is a Python-level call: one per token)
-    kinds, skip = _KIND_OF_GROUP, _SKIP_GROUP
-    pos = 0
+    kinds = _KIND_OF_GROUP
     # A scanner matches at the end of the previous match only (finditer would search on past a
     # character no token matches, in time quadratic in a run of blanks after it), until one fails.
-    for m in iter(_TOKEN.scanner(text).match, None):
-        group = m.lastindex
-        if group == skip:  # \Z: only whitespace and comments were left
-            append(Token(Kind.EOF, "", len(text)))
-            return tokens
-        append(new(Token, (kinds[group], m.group(group), m.start(group))))
-        pos = m.end()
+    tokens = [new(Token, (kinds[g := m.lastindex], m.group(g), m.start(g)))  # type: ignore[index]
+              for m in iter(_TOKEN.scanner(text).match, None)]
+    if tokens and tokens[-1].kind is Kind.EOF:
+        if len(tokens) > 1 and tokens[-2].kind is Kind.EOF:
+            tokens.pop()  # (after a match that skipped to the end, the end matches once more, empty)
+        return tokens
+    pos = tokens[-1].start + len(tokens[-1].text) if tokens else 0  # where the failed match began
     pos = _SKIPPED.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
     if text.startswith("/*", pos):
         raise DiagnosticError([source.error(pos, "unterminated /* comment")])
