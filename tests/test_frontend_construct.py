@@ -55,6 +55,14 @@ def test_checked_location_is_the_constructors() -> None:
     assert made.parameters == built.parameters
 
 
+@pytest.mark.parametrize("n", [0, 1, 1740, -3, 1 << 70])
+def test_checked_int_is_the_constructors(n: int) -> None:
+    made, built = construct.checked_int(n), IntAttr(n)
+    assert made == built and hash(made) == hash(built) and str(made) == str(built)
+    assert vars(made) == vars(built) and type(made) is type(built)
+    made.verify()
+
+
 def _cases(block: Block):  # type: ignore[no-untyped-def]
     a, b, p, vec, flag = block.args
     load = {"ordering": IntegerAttr(0, i64), "alignment": IntegerAttr(4, i64)}
@@ -96,6 +104,57 @@ def test_new_op_is_what_create_builds(case: int) -> None:
         assert (made, operands.index(value)) in uses and (built, operands.index(value)) in uses
     block.add_op(made)
     made.verify()
+
+
+def _use_lists(values) -> list[list[tuple[int, int]]]:  # type: ignore[no-untyped-def]
+    """Each value's uses, in use-list order, as (which op: 0 or 1, operand index), walked both ways."""
+    found = []
+    for value in values:
+        forward, use, last = [], value.first_use, None
+        while use is not None:
+            forward.append(use)
+            last, use = use, use._next_use  # pyright: ignore[reportPrivateUsage]
+        backward = []
+        while last is not None:
+            backward.append(last)
+            last = last._prev_use  # pyright: ignore[reportPrivateUsage]
+        assert backward == forward[::-1] and (not forward or forward[0]._prev_use is None)  # pyright: ignore[reportPrivateUsage]
+        found.append([(u.operation.attributes.get("test.which").data, u.index) for u in forward])  # type: ignore[union-attr]
+    return found
+
+
+def test_new_op_links_uses_as_create_does() -> None:
+    """The use lists, repeated operands included: the same order, and the same links both ways."""
+    lists = []
+    for build in (construct.new_op, None):
+        block = Block(arg_types=[i32, i32])
+        a, b = block.args
+        for which, operands in enumerate([[a, b], [a, a], [b, a, b]]):
+            cls = llvm.AddOp if len(operands) == 2 else llvm.SelectOp
+            if build is None:
+                op = cls.create(operands=operands, result_types=[i32], location=LOC)
+            else:
+                op = build(cls, operands, [i32], {}, LOC)
+            op.attributes["test.which"] = IntAttr(which)
+        lists.append(_use_lists([a, b]))
+    assert lists[0] == lists[1]
+
+
+def test_append_op_links_as_add_op_does() -> None:
+    """append_op's block and op links are add_op's, for the first op of a block and the next ones."""
+    states = []
+    for append in (construct.append_op, Block.add_op):
+        block = Block()
+        ops = [construct.new_op(llvm.ConstantOp, [], [i32], {"value": IntegerAttr(k, i32)}, LOC) for k in range(3)]
+        for op in ops:
+            append(block, op)  # type: ignore[operator]
+        states.append(([dict(vars(op)) for op in ops], block.first_op is ops[0], block.last_op is ops[-1],
+                       list(block.ops) == ops, [op.parent is block for op in ops],
+                       [(ops.index(op.prev_op) if op.prev_op else None, ops.index(op.next_op) if op.next_op else None)
+                        for op in ops]))
+    made, added = states
+    assert made[1:] == added[1:]
+    assert [sorted(state) for state in made[0]] == [sorted(state) for state in added[0]]  # the same fields set
 
 
 def test_new_op_sets_every_field_of_operation() -> None:

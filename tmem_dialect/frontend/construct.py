@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerAttr, IntegerType, LocationAttr, StringAttr
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue, SSAValues, Use
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
 
 _new = object.__new__
@@ -20,6 +20,14 @@ def checked_location(filename: StringAttr, line: IntAttr, column: IntAttr) -> Fi
     object.__setattr__(loc, "line", line)
     object.__setattr__(loc, "column", column)
     return loc
+
+
+def checked_int(n: int) -> IntAttr:
+    """IntAttr(n) without its verifier (the lines and columns of a file's locations, constants'
+    values; tests/test_frontend_construct.py pins the result equal to the constructor's)."""
+    attr = _new(IntAttr)
+    object.__setattr__(attr, "data", n)
+    return attr
 
 
 def checked_integer_attr(value: IntAttr, t: IntegerType) -> IntegerAttr:
@@ -58,9 +66,15 @@ def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Seq
     field by field, so an xDSL that adds one fails there, not here."""
     op = _new(cls)
     op._operands = values = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
-    op._operand_uses = uses = tuple([Use(op, i) for i in range(len(values))])  # pyright: ignore[reportPrivateUsage]
-    for value, use in zip(values, uses):
-        value.add_use(use)
+    uses = []
+    for i, value in enumerate(values):  # Use(op, i) and value.add_use(it), in one step
+        first = value.first_use
+        use = Use(op, i, None, first)
+        if first is not None:
+            first._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        value.first_use = use
+        uses.append(use)
+    op._operand_uses = tuple(uses)  # pyright: ignore[reportPrivateUsage]
     op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
     found = _DEFAULTS.get(cls)
     default_properties, default_attributes = found if found is not None else _defaults(cls)
@@ -71,3 +85,18 @@ def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Seq
             op.properties[name] = value
     op.location = location
     return op
+
+
+def append_op(block: Block, op: Operation) -> None:
+    """`block.add_op(op)` for an op outside any block and with no regions (which add_op checks,
+    through two more calls and two properties: a third of an op's building). The links it sets
+    are add_op's own; tests/test_frontend_construct.py pins them."""
+    op.parent = block
+    last = block._last_op  # pyright: ignore[reportPrivateUsage]
+    if last is None:
+        block._first_op = op  # pyright: ignore[reportPrivateUsage]
+    else:
+        op._prev_op = last  # pyright: ignore[reportPrivateUsage]
+        op._next_op = None  # pyright: ignore[reportPrivateUsage]  (add_op sets it too)
+        last._next_op = op  # pyright: ignore[reportPrivateUsage]
+    block._last_op = op  # pyright: ignore[reportPrivateUsage]

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    Signedness,
     StringAttr,
     UnitAttr,
     i32,
@@ -27,28 +28,31 @@ from tmem_dialect.conventions import PARAM_ADDRESS_SPACE
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity
 from tmem_dialect.dialects import llvm_ext
 from tmem_dialect.frontend import types as T
-from tmem_dialect.frontend.construct import checked_integer_attr, checked_location, new_op
-from tmem_dialect.frontend.ssa import BasicBlock, Mispredicted, SSABuilder, connect
+from tmem_dialect.frontend.blocks import build_blocks, written_once
+from tmem_dialect.frontend.construct import (
+    append_op,
+    checked_int,
+    checked_integer_attr,
+    checked_location,
+    new_op,
+)
+from tmem_dialect.frontend.ssa import BasicBlock, Mispredicted, SSABuilder
 from tmem_dialect.frontend.syntax import (
     Address,
-    Branch,
     Function,
     GlobalVar,
     Imm,
     Instruction,
-    Label,
     Module,
     Operand,
     Param,
     Reg,
-    VectorOperand,
 )
 
 SPACE_OF = {"global": 1, "shared": 3, "const": 4, "local": 5, "generic": 0}
 TUNING = {".reqntid": "nvvm.reqntid", ".maxntid": "nvvm.maxntid", ".minnctapersm": "nvvm.minctasm",
           ".maxnreg": "nvvm.maxnreg", ".reqnctapercluster": "nvvm.cluster_dim"}
 ARRAY_DIRECTIVES = (".reqntid", ".maxntid", ".reqnctapercluster")
-ENDS_BLOCK = ("bra", "ret", "exit")
 
 
 class Unmodelled(Exception):
@@ -94,7 +98,7 @@ class ModuleImporter:
     def number(self, n: int) -> IntAttr:
         found = self._numbers.get(n)
         if found is None:
-            found = self._numbers[n] = IntAttr(n)
+            found = self._numbers[n] = checked_int(n)
         return found
 
     def error(self, offset: int, message: str) -> None:
@@ -162,127 +166,6 @@ def _default_properties(cls: type[Operation], operands: list[SSAValue], result_t
     """The properties `cls`'s __init__ gives a binary op of these operands, or a cast of one operand to `result_type`."""
     op = cls(*operands) if len(operands) == 2 else cls(operands[0], result_type)  # type: ignore[call-arg]
     return dict(op.properties)
-
-
-def build_blocks(fn: Function, source) -> list[BasicBlock]:
-    """Split the body at labels and after branches; a guarded instruction gets its own block.
-
-    Block ends: ("br", target, instruction), ("cond", guard, then, else, instruction), ("ret", instruction).
-    """
-    blocks: list[BasicBlock] = []
-    by_label: dict[tuple[int, str], BasicBlock] = {}
-
-    def new_block(start: int) -> BasicBlock:
-        b = BasicBlock(start=start)
-        blocks.append(b)
-        return b
-
-    from tmem_dialect.frontend.idioms import blocking_waits
-
-    current = new_block(fn.start)
-    open_block = True  # `current` can still fall through to what follows
-    for item in blocking_waits(fn.body):
-        if isinstance(item, Label):
-            following = new_block(item.start)
-            if open_block:
-                current.end = ("br", following, None)
-            by_label[item.key] = following
-            current, open_block = following, True
-            continue
-        if not open_block:
-            current = new_block(item.start)  # unreachable code after a branch
-            open_block = True
-        head = item.parts[0]
-        if head == "brx":
-            current = _indexed_branch(fn, source, item, current, new_block)
-            open_block = False
-            continue
-        if head == "bra":
-            target = item.operands[0] if len(item.operands) == 1 else None
-            if not isinstance(target, Branch):
-                raise DiagnosticError([source.error(item.start, "bra takes one label operand")])
-            if item.guard is None:
-                current.end = ("br", target, item)
-                open_block = False
-                continue
-            following = new_block(item.start)
-            current.end = ("cond", item.guard, target, following, item)
-            current = following
-            continue
-        if item.guard is not None:
-            guarded = new_block(item.start)
-            following = new_block(item.start)
-            current.end = ("cond", item.guard, guarded, following, item)
-            unguarded = Instruction(item.opcode, item.operands, item.start, None, item.extra)
-            if head in ENDS_BLOCK:
-                guarded.end = ("ret", unguarded)
-            else:
-                guarded.instructions.append(unguarded)
-                guarded.end = ("br", following, None)
-            current = following
-            continue
-        if head in ENDS_BLOCK:
-            current.end = ("ret", item)
-            open_block = False
-            continue
-        current.instructions.append(item)
-    if open_block:
-        current.end = ("ret", None)
-    for b in blocks:
-        end = b.end
-        if end[0] == "br" and isinstance(end[1], Branch):
-            b.end = ("br", by_label[end[1].key], end[2])
-        elif end[0] == "cond" and isinstance(end[2], Branch):
-            b.end = ("cond", end[1], by_label[end[2].key], end[3], end[4])
-        if b.end[0] == "br":
-            connect(b, b.end[1])
-        elif b.end[0] == "cond":
-            connect(b, b.end[2])
-            connect(b, b.end[3])
-    if blocks[0].in_edges:
-        entry = BasicBlock(start=fn.start, end=("br", blocks[0], None))
-        connect(entry, blocks[0])
-        blocks.insert(0, entry)
-    blocks[0].entry = True
-    return blocks
-
-
-def written_once(fn: Function, blocks: list[BasicBlock]) -> set:
-    """The registers that one destination operand names, once in the function (the destinations
-    are the first operand and the `|%p` one): a prediction, which the SSA builder checks."""
-    writes: dict = {p.register: 1 for p in fn.params if p.register is not None}
-    for bb in blocks:
-        for ins in bb.instructions:
-            if not ins.operands:
-                continue
-            first = ins.operands[0]
-            for r in (first.elements if isinstance(first, VectorOperand) else (first,)):
-                if isinstance(r, Reg):
-                    writes[r.var] = writes.get(r.var, 0) + 1
-            if isinstance(ins.extra, Reg):
-                writes[ins.extra.var] = writes.get(ins.extra.var, 0) + 1
-    return {var for var, n in writes.items() if n == 1}
-
-
-def _indexed_branch(fn: Function, source, item: Instruction, current: BasicBlock, new_block) -> BasicBlock:
-    """`brx.idx{.uni} %i, L`: a chain of `setp.eq %i, k` tests branching to L's k-th target (PTX ISA
-    9.7.12.3: an index past the list is undefined behaviour; here it takes the last target)."""
-    from tmem_dialect.frontend.syntax import Variable
-
-    operands = item.operands
-    if item.parts[1:] not in (["idx"], ["idx", "uni"]) or len(operands) != 2 or not isinstance(operands[1], Branch):
-        raise DiagnosticError([source.error(item.start, "brx.idx{.uni} takes an index and a .branchtargets label")])
-    if item.guard is not None:
-        raise DiagnosticError([source.error(item.start, "unmodelled: a guarded brx.idx")])
-    targets = fn.branch_targets[operands[1].key].targets  # type: ignore[index]
-    for k, target in enumerate(targets[:-1]):
-        test = Variable(f"%__brx{item.start}_{k}", "pred")
-        current.instructions.append(Instruction("setp.eq.b32", [Reg(test), operands[0], Imm(k, str(k))], item.start))
-        following = new_block(item.start)
-        current.end = ("cond", Reg(test), target, following, item)
-        current = following
-    current.end = ("br", targets[-1], item)
-    return current
 
 
 class FunctionImporter:
@@ -480,7 +363,7 @@ class FunctionImporter:
         its setters' bookkeeping, most of the import's cost)."""
         assert self.ins is not None
         op = new_op(cls, operands, result_types, properties, self.module.loc(self.ins.start))
-        self.current.block.add_op(op)
+        append_op(self.current.block, op)
         return op
 
     def build(self, cls: type[Operation], operands: list[SSAValue], result_type: Attribute,
@@ -541,21 +424,23 @@ class FunctionImporter:
 
     def constant(self, value: int | float, t: Attribute) -> SSAValue:
         """`llvm.mlir.constant` in the entry block, one per type and bit pattern."""
+        key: tuple[object, object]
         if isinstance(t, IntegerType):
             width = t.width.data
             v: int | float = int(value) & ((1 << width) - 1)
             if v >= 1 << (width - 1):  # the signed range, as IntegerAttr keeps it (true is -1 : i1)
                 v -= 1 << width
+            key = (width if t.signedness.data is Signedness.SIGNLESS else t, v)  # (hashing a type: 5 Python calls)
         else:
             v = float(value)
-        # Floats by bit pattern: -0.0 == 0.0 (and NaN != NaN) would merge (or split) constants.
-        key: tuple[Attribute, object] = (t, v if isinstance(v, int) else struct.pack("<d", v))
+            # By bit pattern: -0.0 == 0.0 (and NaN != NaN) would merge (or split) constants.
+            key = (t, struct.pack("<d", v))
         found = self.constants.get(key)
         if found is None:  # the attribute is built only for a new constant (building it is most of the cost)
             attr: Attribute = (checked_integer_attr(self.module.number(v), t) if isinstance(t, IntegerType)  # type: ignore[arg-type]
                                else FloatAttr(v, t))
             op = new_op(llvm.ConstantOp, (), (t,), {"value": attr}, self._entry_location())
-            self.entry.block.add_op(op)
+            append_op(self.entry.block, op)
             found = self.constants[key] = op.results[0]
         return found
 
@@ -582,7 +467,7 @@ class FunctionImporter:
 
     def coerce(self, value: SSAValue, t: Attribute, signed: bool = False) -> SSAValue:
         have = value.type
-        if have == t:
+        if have is t or have == t:  # (most often the same object: == is a Python-level call)
             return value
         hb, tb = T.bits(have), T.bits(t)
         if T.is_float(have):
