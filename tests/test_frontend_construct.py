@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     FileLineColLoc,
     IntAttr,
     IntegerAttr,
@@ -80,6 +81,82 @@ def _cases(block: Block):  # type: ignore[no-untyped-def]
     ]
 
 
+def test_new_op_with_successors_is_what_create_builds() -> None:
+    """Branches (terminate builds them with new_op): successors, their uses, and the blocks' use lists."""
+    blocks = [Block(arg_types=[i1, i32]), Block(arg_types=[i32]), Block()]
+    flag, a = blocks[0].args
+    segments = DenseArrayBase.from_list(i32, [1, 1, 0])
+    cases = [(llvm.BrOp, [a], {}, [blocks[1]]),
+             (llvm.CondBrOp, [flag, a], {"operandSegmentSizes": segments}, [blocks[1], blocks[2]]),
+             (llvm.CondBrOp, [flag], {"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 0])},
+              [blocks[2], blocks[2]])]  # one block twice: two uses of it
+    for cls, operands, properties, successors in cases:
+        made = construct.new_op(cls, operands, [], properties, LOC, successors)
+        built = cls.create(operands=operands, properties=properties, location=LOC, successors=successors)
+        assert _state(made) == _state(built) and list(made.properties) == list(built.properties)
+        for block in set(successors):
+            uses = [(u.operation, u.index) for u in block.uses]
+            for index, successor in enumerate(successors):
+                if successor is block:
+                    assert (made, index) in uses and (built, index) in uses
+
+
+_BINARY = [llvm.AddOp, llvm.SubOp, llvm.MulOp, llvm.AndOp, llvm.OrOp, llvm.XOrOp, llvm.ShlOp, llvm.LShrOp,
+           llvm.AShrOp, llvm.SDivOp, llvm.UDivOp, llvm.SRemOp, llvm.URemOp]
+
+
+@pytest.mark.parametrize("cls", _BINARY, ids=lambda c: c.__name__)
+def test_built_binary_ops_are_the_constructors(cls) -> None:  # type: ignore[no-untyped-def]
+    """ops_scalar builds its integer ops by ctx.build (properties: importer._default_properties):
+    an op equal to `cls(a, b)`, overflow flags and exactness included, in the same order."""
+    from tmem_dialect.frontend.importer import _default_properties
+
+    block = Block(arg_types=[i64, i64])
+    a, b = block.args
+    made = construct.new_op(cls, [a, b], [a.type], _default_properties(cls, [b, a], i64), LOC)
+    built = cls(a, b)
+    built.location = LOC
+    assert _state(made) == _state(built) and list(made.properties) == list(built.properties)
+
+
+@pytest.mark.parametrize(("operands", "aligned"), [(1, True), (2, True), (1, False), (2, False)])
+def test_barrier_properties_are_the_constructors(operands: int, aligned: bool) -> None:
+    from tmem_dialect.dialects import nvvm, nvvm_sync
+    from tmem_dialect.frontend.ops_sync import barrier_properties
+
+    block = Block(arg_types=[i32, i32])
+    values = list(block.args[:operands])
+    made = construct.new_op(nvvm_sync.BarrierOp, values, [], barrier_properties(operands, aligned), LOC)
+    built = nvvm_sync.BarrierOp(*values)
+    built.properties["aligned"] = nvvm.TRUE if aligned else nvvm.FALSE  # (as the importer did)
+    built.location = LOC
+    assert _state(made) == _state(built) and list(made.properties) == list(built.properties)
+    made.verify()
+
+
+@pytest.mark.parametrize(("count", "transpose"), [(1, False), (2, True), (4, False), (4, True)])
+def test_ldmatrix_form_is_the_constructors(count: int, transpose: bool) -> None:
+    from tmem_dialect.dialects import nvvm_warp
+    from tmem_dialect.frontend.ops_warp import ldmatrix_form
+
+    block = Block(arg_types=[PTR])
+    result_type, properties = ldmatrix_form(count, transpose)
+    made = construct.new_op(nvvm_warp.LdMatrixOp, [block.args[0]], [result_type], properties, LOC)
+    built = nvvm_warp.LdMatrixOp(block.args[0], count, transpose)
+    built.location = LOC
+    assert _state(made) == _state(built) and list(made.properties) == list(built.properties)
+    made.verify()
+
+
+def test_elect_sync_without_a_mask_is_the_constructors() -> None:
+    from tmem_dialect.dialects import nvvm_async
+
+    made = construct.new_op(nvvm_async.ElectSyncOp, [], [i1], {}, LOC)
+    built = nvvm_async.ElectSyncOp()
+    built.location = LOC
+    assert _state(made) == _state(built) and list(made.properties) == list(built.properties)
+
+
 def _state(op: Operation) -> dict[str, object]:
     """Everything an op holds, with its results and uses by position (they are new objects)."""
     fields = [f.name for f in dataclasses.fields(Operation)]
@@ -87,6 +164,7 @@ def _state(op: Operation) -> dict[str, object]:
     state = {name: getattr(op, name) for name in fields}
     state["results"] = [(r.type, r.index, r.op is op, r.first_use) for r in op.results]
     state["_operand_uses"] = [(u.operation is op, u.index) for u in op._operand_uses]  # pyright: ignore[reportPrivateUsage]
+    state["_successor_uses"] = [(u.operation is op, u.index) for u in op._successor_uses]  # pyright: ignore[reportPrivateUsage]
     return state
 
 

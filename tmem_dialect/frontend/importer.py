@@ -330,11 +330,13 @@ class FunctionImporter:
         end = bb.end
         loc_item = end[-1]
         offset = loc_item.start if isinstance(loc_item, Instruction) else bb.start
-        # Branches are built by `create` (their __init__ costs several times more: it rebuilds
-        # the operand segments from the argument lists), with the properties it would give them.
+        location = self.module.loc(offset)
+        # Branches are built as `create` builds them (their __init__ costs several times more: it
+        # rebuilds the operand segments from the argument lists), with the properties it gives them.
         if end[0] == "br":
             edge = bb.out_edges[0]
-            op: Operation = llvm.BrOp.create(operands=SSABuilder.edge_arguments(edge), successors=[end[1].block])
+            op: Operation = new_op(llvm.BrOp, SSABuilder.edge_arguments(edge), (), _NO_PROPERTIES, location,
+                                   [end[1].block])
         elif end[0] == "cond":
             then_edge, else_edge = bb.out_edges
             cond = self.ssa.resolve(bb.condition)  # type: ignore[attr-defined]
@@ -342,13 +344,12 @@ class FunctionImporter:
                 then_edge, else_edge = else_edge, then_edge
             then_args, else_args = SSABuilder.edge_arguments(then_edge), SSABuilder.edge_arguments(else_edge)
             segments = T.dense_array(i32, (1, len(then_args), len(else_args)))
-            op = llvm.CondBrOp.create(operands=[cond, *then_args, *else_args],
-                                      successors=[then_edge.target.block, else_edge.target.block],
-                                      properties={"operandSegmentSizes": segments})
+            op = new_op(llvm.CondBrOp, [cond, *then_args, *else_args], (), {"operandSegmentSizes": segments},
+                        location, [then_edge.target.block, else_edge.target.block])
         else:
             op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
-        op.location = self.module.loc(offset)
-        bb.block.add_op(op)
+            op.location = location
+        append_op(bb.block, op)
 
     def add(self, op: Operation) -> Operation:
         assert self.ins is not None

@@ -378,10 +378,8 @@ def elect(ctx: FunctionImporter, ins: Instruction) -> None:
         raise Invalid("elect.sync writes d|p: a predicate after '|'")
     if isinstance(lane, Reg) and ctx.is_read(lane.var):
         raise _unmodelled(ins, "the elected lane's id is read; nvvm.elect.sync gives only the predicate")
-    op = up.ElectSyncOp()
-    if not (isinstance(mask, Imm) and int(mask.value) & 0xFFFFFFFF == 0xFFFFFFFF):
-        op = up.ElectSyncOp.create(operands=[ctx.read(mask, i32)], result_types=[i1])
-    ctx.add(op)
+    full = isinstance(mask, Imm) and int(mask.value) & 0xFFFFFFFF == 0xFFFFFFFF  # (ElectSyncOp() has no mask)
+    op = ctx.create(up.ElectSyncOp, [] if full else [ctx.read(mask, i32)], [i1])
     ctx.write(ins.extra, op.results[0])
 
 

@@ -113,7 +113,7 @@ def binary(ctx: FunctionImporter, ins: Instruction) -> None:
     if head in ("div", "rem"):
         op_type = {("div", True): llvm.SDivOp, ("div", False): llvm.UDivOp,
                    ("rem", True): llvm.SRemOp, ("rem", False): llvm.URemOp}[(head, signed)]
-        ctx.write(d, v(ctx, op_type(x, y)), signed)
+        ctx.write(d, arith(ctx, op_type, x, y), signed)
         return
     ctx.write(d, arith(ctx, _INT_BINARY[head], x, y), signed)  # type: ignore[arg-type]
 
@@ -148,13 +148,13 @@ def unary(ctx: FunctionImporter, ins: Instruction) -> None:
     x = ctx.read(a, t, signed)
     zero = const(ctx, 0, t)
     if head == "not":
-        ctx.write(d, v(ctx, llvm.XOrOp(x, const(ctx, -1 if t != i1 else 1, t))))
+        ctx.write(d, arith(ctx, llvm.XOrOp, x, const(ctx, -1 if t != i1 else 1, t)))
     elif head == "cnot":
         ctx.write(d, select(ctx, icmp(ctx, "eq", x, zero), const(ctx, 1, t), zero))
     elif head == "neg":
-        ctx.write(d, v(ctx, llvm.SubOp(zero, x)))
+        ctx.write(d, arith(ctx, llvm.SubOp, zero, x))
     elif head == "abs":
-        negated = v(ctx, llvm.SubOp(zero, x))
+        negated = arith(ctx, llvm.SubOp, zero, x)
         ctx.write(d, select(ctx, icmp(ctx, "slt", x, zero), negated, x))
 
 
@@ -204,7 +204,7 @@ def _product(ctx: FunctionImporter, ins: Instruction, t: Attribute, x: SSAValue,
         p = arith(ctx, llvm.MulOp, _extend(ctx, x, wide, signed), _extend(ctx, y, wide, signed))
         if "wide" in mods:
             return p
-        return v(ctx, llvm.TruncOp(v(ctx, llvm.LShrOp(p, const(ctx, width, wide))), t))
+        return v(ctx, llvm.TruncOp(arith(ctx, llvm.LShrOp, p, const(ctx, width, wide)), t))
     return arith(ctx, llvm.MulOp, x, y)
 
 
@@ -241,7 +241,7 @@ def shift(ctx: FunctionImporter, ins: Instruction) -> None:
     if isinstance(b, Imm):
         amount = min(int(b.value) & 0xFFFFFFFF, width)
         if amount == width:
-            result = ctx.constant(0, t) if not signed else v(ctx, llvm.AShrOp(x, const(ctx, width - 1, t)))
+            result = ctx.constant(0, t) if not signed else arith(ctx, llvm.AShrOp, x, const(ctx, width - 1, t))
         else:
             op_type = llvm.ShlOp if head == "shl" else (llvm.AShrOp if signed else llvm.LShrOp)
             result = arith(ctx, op_type, x, const(ctx, amount, t))
@@ -251,7 +251,7 @@ def shift(ctx: FunctionImporter, ins: Instruction) -> None:
     clamp = icmp(ctx, "ugt", amount32, const(ctx, width - 1, i32))
     if signed:
         limited = select(ctx, clamp, const(ctx, width - 1, i32), amount32)
-        ctx.write(d, v(ctx, llvm.AShrOp(x, ctx.coerce(limited, t))))
+        ctx.write(d, arith(ctx, llvm.AShrOp, x, ctx.coerce(limited, t)))
         return
     op_type = llvm.ShlOp if head == "shl" else llvm.LShrOp
     safe = select(ctx, clamp, const(ctx, 0, i32), amount32)
@@ -284,11 +284,11 @@ def setp(ctx: FunctionImporter, ins: Instruction) -> None:
         r = icmp(ctx, table[cmp], ctx.read(a, t, signed), ctx.read(b, t, signed))
     results = [r]
     if ins.extra is not None:
-        results.append(v(ctx, llvm.XOrOp(r, const(ctx, 1, i1))))
+        results.append(arith(ctx, llvm.XOrOp, r, const(ctx, 1, i1)))
     if boolop:
         c = ctx.read(ops[3], i1)
         op_type = {"and": llvm.AndOp, "or": llvm.OrOp, "xor": llvm.XOrOp}[boolop]
-        results = [v(ctx, op_type(x, c)) for x in results]
+        results = [arith(ctx, op_type, x, c) for x in results]
     ctx.write(d, results[0])
     if ins.extra is not None:
         ctx.write(ins.extra, results[1])
@@ -358,30 +358,30 @@ def bfe(ctx: FunctionImporter, ins: Instruction) -> None:
     t = T.operand_type(ptype)
     n = T.bits(t)
     x = ctx.read(a, t)
-    pos = ctx.coerce(v(ctx, llvm.AndOp(ctx.read(b, i32), const(ctx, 0xFF, i32))), t)
-    length = ctx.coerce(v(ctx, llvm.AndOp(ctx.read(c, i32), const(ctx, 0xFF, i32))), t)
+    pos = ctx.coerce(arith(ctx, llvm.AndOp, ctx.read(b, i32), const(ctx, 0xFF, i32)), t)
+    length = ctx.coerce(arith(ctx, llvm.AndOp, ctx.read(c, i32), const(ctx, 0xFF, i32)), t)
     zero = const(ctx, 0, t)
     pos_c = _min_u(ctx, pos, n - 1)
     past = icmp(ctx, "uge", pos, const(ctx, n, t))
     if not T.is_signed(ptype):
-        shifted = select(ctx, past, zero, v(ctx, llvm.LShrOp(x, pos_c)))
+        shifted = select(ctx, past, zero, arith(ctx, llvm.LShrOp, x, pos_c))
         len_c = _min_u(ctx, length, n - 1)
-        mask = v(ctx, llvm.SubOp(v(ctx, llvm.ShlOp(const(ctx, 1, t), len_c)), const(ctx, 1, t)))
+        mask = arith(ctx, llvm.SubOp, arith(ctx, llvm.ShlOp, const(ctx, 1, t), len_c), const(ctx, 1, t))
         full = icmp(ctx, "uge", length, const(ctx, n, t))
-        ctx.write(d, select(ctx, full, shifted, v(ctx, llvm.AndOp(shifted, mask))))
+        ctx.write(d, select(ctx, full, shifted, arith(ctx, llvm.AndOp, shifted, mask)))
         return
     # signed: sign bit at min(pos+len-1, msb); keep bits pos..min(pos+len,n)-1, sign-extended.
-    end = _min_u(ctx, v(ctx, llvm.AddOp(pos, length)), n)  # pos, len <= 255: no overflow
-    up = v(ctx, llvm.SubOp(const(ctx, n, t), end))
-    field = v(ctx, llvm.AShrOp(v(ctx, llvm.ShlOp(x, _min_u(ctx, up, n - 1))), _min_u(ctx, v(ctx, llvm.AddOp(up, pos)), n - 1)))
-    all_sign = v(ctx, llvm.AShrOp(x, const(ctx, n - 1, t)))
+    end = _min_u(ctx, arith(ctx, llvm.AddOp, pos, length), n)  # pos, len <= 255: no overflow
+    up = arith(ctx, llvm.SubOp, const(ctx, n, t), end)
+    field = arith(ctx, llvm.AShrOp, arith(ctx, llvm.ShlOp, x, _min_u(ctx, up, n - 1)), _min_u(ctx, arith(ctx, llvm.AddOp, up, pos), n - 1))
+    all_sign = arith(ctx, llvm.AShrOp, x, const(ctx, n - 1, t))
     result = select(ctx, past, all_sign, field)
     # len == 0: the sign bit is bit pos-1 (clamped to msb), 0 when pos is 0 as well.
     empty = icmp(ctx, "eq", length, zero)
-    below = v(ctx, llvm.SubOp(pos_c, const(ctx, 1, t)))
+    below = arith(ctx, llvm.SubOp, pos_c, const(ctx, 1, t))
     top_bit = select(ctx, past, const(ctx, n - 1, t), below)
-    sign_of_empty = v(ctx, llvm.AShrOp(v(ctx, llvm.ShlOp(x, v(ctx, llvm.SubOp(const(ctx, n - 1, t), top_bit)))),
-                                       const(ctx, n - 1, t)))
+    sign_of_empty = arith(ctx, llvm.AShrOp, arith(ctx, llvm.ShlOp, x, arith(ctx, llvm.SubOp, const(ctx, n - 1, t), top_bit)),
+                                       const(ctx, n - 1, t))
     at_zero = icmp(ctx, "eq", pos, zero)
     empty_value = select(ctx, at_zero, zero, sign_of_empty)
     ctx.write(d, select(ctx, empty, empty_value, result))
@@ -395,17 +395,17 @@ def bfi(ctx: FunctionImporter, ins: Instruction) -> None:
     t = T.operand_type(ptype)
     n = T.bits(t)
     x, y = ctx.read(a, t), ctx.read(b, t)
-    pos = ctx.coerce(v(ctx, llvm.AndOp(ctx.read(c, i32), const(ctx, 0xFF, i32))), t)
-    length = ctx.coerce(v(ctx, llvm.AndOp(ctx.read(e, i32), const(ctx, 0xFF, i32))), t)
+    pos = ctx.coerce(arith(ctx, llvm.AndOp, ctx.read(c, i32), const(ctx, 0xFF, i32)), t)
+    length = ctx.coerce(arith(ctx, llvm.AndOp, ctx.read(e, i32), const(ctx, 0xFF, i32)), t)
     ones = const(ctx, -1, t)
     len_c = _min_u(ctx, length, n - 1)
     low = select(ctx, icmp(ctx, "uge", length, const(ctx, n, t)), ones,
-                 v(ctx, llvm.SubOp(v(ctx, llvm.ShlOp(const(ctx, 1, t), len_c)), const(ctx, 1, t))))
+                 arith(ctx, llvm.SubOp, arith(ctx, llvm.ShlOp, const(ctx, 1, t), len_c), const(ctx, 1, t)))
     pos_c = _min_u(ctx, pos, n - 1)
-    mask = v(ctx, llvm.ShlOp(low, pos_c))
-    inserted = v(ctx, llvm.AndOp(v(ctx, llvm.ShlOp(x, pos_c)), mask))
-    kept = v(ctx, llvm.AndOp(y, v(ctx, llvm.XOrOp(mask, ones))))
-    merged = v(ctx, llvm.OrOp(kept, inserted))
+    mask = arith(ctx, llvm.ShlOp, low, pos_c)
+    inserted = arith(ctx, llvm.AndOp, arith(ctx, llvm.ShlOp, x, pos_c), mask)
+    kept = arith(ctx, llvm.AndOp, y, arith(ctx, llvm.XOrOp, mask, ones))
+    merged = arith(ctx, llvm.OrOp, kept, inserted)
     ctx.write(f, select(ctx, icmp(ctx, "uge", pos, const(ctx, n, t)), y, merged))
 
 
@@ -415,30 +415,30 @@ def prmt(ctx: FunctionImporter, ins: Instruction) -> None:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (only the default prmt mode is modelled)")
     d, a, b, c = operands(ins, 4)
     i64t = IntegerType(64)
-    both = v(ctx, llvm.OrOp(v(ctx, llvm.ShlOp(ctx.read(b, i64t), const(ctx, 32, i64t))), ctx.read(a, i64t)))
+    both = arith(ctx, llvm.OrOp, arith(ctx, llvm.ShlOp, ctx.read(b, i64t), const(ctx, 32, i64t)), ctx.read(a, i64t))
     if isinstance(c, Imm):
         selectors = [(int(c.value) >> (4 * i)) & 0xF for i in range(4)]
         result = None
         for i, s in enumerate(selectors):
-            byte = v(ctx, llvm.AndOp(v(ctx, llvm.LShrOp(both, const(ctx, 8 * (s & 7), i64t))), const(ctx, 0xFF, i64t)))
+            byte = arith(ctx, llvm.AndOp, arith(ctx, llvm.LShrOp, both, const(ctx, 8 * (s & 7), i64t)), const(ctx, 0xFF, i64t))
             if s & 8:
-                sign = v(ctx, llvm.AndOp(v(ctx, llvm.LShrOp(byte, const(ctx, 7, i64t))), const(ctx, 1, i64t)))
-                byte = v(ctx, llvm.MulOp(sign, const(ctx, 0xFF, i64t)))
-            placed = v(ctx, llvm.ShlOp(byte, const(ctx, 8 * i, i64t))) if i else byte
-            result = placed if result is None else v(ctx, llvm.OrOp(result, placed))
+                sign = arith(ctx, llvm.AndOp, arith(ctx, llvm.LShrOp, byte, const(ctx, 7, i64t)), const(ctx, 1, i64t))
+                byte = arith(ctx, llvm.MulOp, sign, const(ctx, 0xFF, i64t))
+            placed = arith(ctx, llvm.ShlOp, byte, const(ctx, 8 * i, i64t)) if i else byte
+            result = placed if result is None else arith(ctx, llvm.OrOp, result, placed)
         ctx.write(d, v(ctx, llvm.TruncOp(result, i32)))
         return
     sel = ctx.read(c, i32)
     result = None
     for i in range(4):
-        s = v(ctx, llvm.AndOp(v(ctx, llvm.LShrOp(sel, const(ctx, 4 * i, i32))), const(ctx, 0xF, i32)))
-        amount = v(ctx, llvm.ZExtOp(v(ctx, llvm.ShlOp(v(ctx, llvm.AndOp(s, const(ctx, 7, i32))), const(ctx, 3, i32))), i64t))
-        byte = v(ctx, llvm.AndOp(v(ctx, llvm.LShrOp(both, amount)), const(ctx, 0xFF, i64t)))
-        sign = v(ctx, llvm.AndOp(v(ctx, llvm.LShrOp(byte, const(ctx, 7, i64t))), const(ctx, 1, i64t)))
-        replicate = icmp(ctx, "ne", v(ctx, llvm.AndOp(s, const(ctx, 8, i32))), const(ctx, 0, i32))
-        byte = select(ctx, replicate, v(ctx, llvm.MulOp(sign, const(ctx, 0xFF, i64t))), byte)
-        placed = v(ctx, llvm.ShlOp(byte, const(ctx, 8 * i, i64t))) if i else byte
-        result = placed if result is None else v(ctx, llvm.OrOp(result, placed))
+        s = arith(ctx, llvm.AndOp, arith(ctx, llvm.LShrOp, sel, const(ctx, 4 * i, i32)), const(ctx, 0xF, i32))
+        amount = v(ctx, llvm.ZExtOp(arith(ctx, llvm.ShlOp, arith(ctx, llvm.AndOp, s, const(ctx, 7, i32)), const(ctx, 3, i32)), i64t))
+        byte = arith(ctx, llvm.AndOp, arith(ctx, llvm.LShrOp, both, amount), const(ctx, 0xFF, i64t))
+        sign = arith(ctx, llvm.AndOp, arith(ctx, llvm.LShrOp, byte, const(ctx, 7, i64t)), const(ctx, 1, i64t))
+        replicate = icmp(ctx, "ne", arith(ctx, llvm.AndOp, s, const(ctx, 8, i32)), const(ctx, 0, i32))
+        byte = select(ctx, replicate, arith(ctx, llvm.MulOp, sign, const(ctx, 0xFF, i64t)), byte)
+        placed = arith(ctx, llvm.ShlOp, byte, const(ctx, 8 * i, i64t)) if i else byte
+        result = placed if result is None else arith(ctx, llvm.OrOp, result, placed)
     ctx.write(d, v(ctx, llvm.TruncOp(result, i32)))
 
 

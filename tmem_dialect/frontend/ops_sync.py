@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, i32, i64
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tmem_dialect import isa
 from tmem_dialect.dialects import nvvm, nvvm_sync, nvvm_tmem, nvvm_warp
+from tmem_dialect.frontend import types as T
 from tmem_dialect.frontend.importer import FunctionImporter, Invalid, Unmodelled
 from tmem_dialect.frontend.ops_memory import build_vector, split_vector
 from tmem_dialect.frontend.syntax import Imm, Instruction, VectorOperand
@@ -39,11 +40,14 @@ def barrier(ctx: FunctionImporter, ins: Instruction) -> None:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     if not 1 <= len(ins.operands) <= 2:
         raise Invalid(f"'{ins.opcode}' takes a barrier id and an optional thread count")
-    ident = ctx.read(ins.operands[0], i32)
-    count = ctx.read(ins.operands[1], i32) if len(ins.operands) == 2 else None
-    op = nvvm_sync.BarrierOp(ident, count)
-    op.properties["aligned"] = nvvm.TRUE if aligned else nvvm.FALSE
-    ctx.add(op)
+    operands = [ctx.read(operand, i32) for operand in ins.operands]
+    ctx.create(nvvm_sync.BarrierOp, operands, [], barrier_properties(len(operands), aligned))
+
+
+def barrier_properties(operands: int, aligned: bool) -> dict[str, Attribute]:
+    """What `nvvm_sync.BarrierOp(id, count)` (count given when `operands` is 2) holds after its
+    `aligned` is set, in that order (tests/test_frontend_construct.py pins them)."""
+    return {"operandSegmentSizes": T.dense_array(i32, (1, operands - 1)), "aligned": nvvm.TRUE if aligned else nvvm.FALSE}
 
 
 def _tmem_pointer(ctx: FunctionImporter, operand) -> SSAValue:
