@@ -506,7 +506,7 @@ class FunctionImporter:
         """A pointer parameter as the 64-bit number PTX's ld.param gives (made once, in the entry block)."""
         key = ("ptrtoint", pointer)
         if key not in self.constants:
-            self.constants[key] = self.add_in_entry(llvm.PtrToIntOp(pointer, IntegerType(64))).results[0]  # type: ignore[index]
+            self.constants[key] = self.add_in_entry(llvm.PtrToIntOp(pointer, i64)).results[0]  # type: ignore[index]
         return self.constants[key]  # type: ignore[index]
 
     def is_read(self, var) -> bool:

@@ -242,7 +242,7 @@ def cvta(ctx: FunctionImporter, ins: Instruction) -> None:
     if len(ins.operands) != 2:
         raise Invalid(f"'{ins.opcode}' takes 2 operands")
     d, a = ins.operands
-    width = IntegerType(int(rest[1][1:]))
+    width = T.int_type(int(rest[1][1:]))
     value = ctx.read(a, width)  # a variable's own address (mov's), or a register
     if rest[0] == "global":
         ctx.write(d, value)

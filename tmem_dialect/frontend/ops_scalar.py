@@ -34,9 +34,7 @@ def v(ctx: FunctionImporter, op: Operation) -> SSAValue:
     return ctx.add(op).results[0]
 
 
-@cache  # a handful of widths; the constructor verifies its parameters on every call
-def itype(width: int) -> IntegerType:
-    return IntegerType(width)
+itype = T.int_type  # (one object per width: see types.int_type)
 
 
 def instruction_type(ins: Instruction) -> str:

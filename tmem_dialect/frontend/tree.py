@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from tmem_dialect.frontend.lexer import Source
 
@@ -84,11 +83,13 @@ class Instruction:
     guard: Reg | None = None
     extra: Operand | None = None  # the `|%p` second destination (shfl, setp)
     blocking: bool = False  # an mbarrier try_wait loop read as one blocking wait (idioms.py)
+    # The opcode's dot-separated parts (read by every handler: split once; not to be mutated).
+    # Split when the instruction is made, not by a cached_property: its __get__ is Python code
+    # (with a lock, in 3.11) and every instruction's parts are read.
+    parts: list[str] = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def parts(self) -> list[str]:
-        """The opcode's dot-separated parts (read by every handler: split once; not to be mutated)."""
-        return self.opcode.split(".")
+    def __post_init__(self) -> None:
+        self.parts = self.opcode.split(".")
 
 
 @dataclass

@@ -13,6 +13,9 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     VectorType,
+    i1,
+    i32,
+    i64,
 )
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
@@ -22,6 +25,7 @@ from tmem_dialect.op_types import is_a
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
                                  "f64": Float64Type()}
+_BUILTIN_INTEGERS = {1: i1, 32: i32, 64: i64}
 # Packed and tensor-core formats are bits in integer registers.
 _BITS = {"f16x2": 32, "bf16x2": 32, "tf32": 32, "e4m3x2": 16, "e5m2x2": 16}
 
@@ -30,13 +34,13 @@ _BITS = {"f16x2": 32, "bf16x2": 32, "tf32": 32, "e4m3x2": 16, "e5m2x2": 16}
 def operand_type(ptx: str) -> Attribute:
     """The value type an instruction of PTX type `ptx` computes on (`.u32` -> i32, `.f32` -> f32, `.pred` -> i1)."""
     if ptx == "pred":
-        return IntegerType(1)
+        return int_type(1)
     if ptx in _FLOATS:
         return _FLOATS[ptx]
     if ptx in _BITS:
-        return IntegerType(_BITS[ptx])
+        return int_type(_BITS[ptx])
     if ptx[:1] in "bus" and ptx[1:].isdigit():
-        return IntegerType(int(ptx[1:]))
+        return int_type(int(ptx[1:]))
     raise ValueError(f"unknown PTX type '.{ptx}'")
 
 
@@ -46,8 +50,10 @@ storage_type = operand_type
 
 @cache
 def int_type(width: int) -> IntegerType:
-    """`i<width>`, built once (building and checking a type costs as much as an op's body)."""
-    return IntegerType(width)
+    """`i<width>`, built once (building and checking a type costs as much as an op's body): one
+    object per width, xDSL's own i1/i32/i64 for theirs, so that most type comparisons (.u32 and
+    .b32 operands, the handlers' i32) are an identity test, not a Python-level ==."""
+    return _BUILTIN_INTEGERS.get(width) or IntegerType(width)
 
 
 @cache
