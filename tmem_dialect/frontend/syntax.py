@@ -49,7 +49,7 @@ class _Scope:
             found = scope.vars.get(name)
             if found is not None:
                 return found
-            m = _RANGE_NAME.fullmatch(name)
+            m = _RANGE_NAME.fullmatch(name) if scope.ranges else None  # (most scopes declare no range)
             if m and m.group(1) in scope.ranges:
                 count, type_ = scope.ranges[m.group(1)]
                 digits = m.group(2)
@@ -293,8 +293,14 @@ class Parser:
             for p in fn.params + fn.returns:
                 if p.register is not None:
                     scope.vars[p.name] = p.register
+        tokens = self.tokens
         while not self.accept("}"):
-            tok = self.tokens[self.i]
+            tok = tokens[self.i]
+            text = tok.text
+            # (most statements: an instruction, which is the last case below; tested first)
+            if tok.kind is Kind.NAME and text[0] != "." and text[0] != "%" and tokens[self.i + 1].text != ":":
+                fn.body.append(self.instruction(scope))
+                continue
             if tok.kind is Kind.EOF:
                 raise self.error("expected '}' to close the block")
             if tok.text == "{":
@@ -431,7 +437,8 @@ class Parser:
         tokens = self.tokens
         start = tokens[self.i]
         guard = None
-        if self.accept("@"):
+        if start.text == "@":  # (accept's test: a string token is never `@`)
+            self.i += 1
             negated = self.accept("!")
             guard = Reg(self.register(scope), negated)
         op = tokens[self.i]
@@ -440,7 +447,7 @@ class Parser:
         self.i += 1
         self.opcode = op.text
         ins = Instruction(op.text, [], start.start, guard)
-        if op.text.startswith("call") and op.text.split(".")[0] == "call":
+        if ins.parts[0] == "call":
             self.call_operands(scope, ins)
         elif tokens[self.i].text != ";":
             operands = ins.operands
@@ -454,7 +461,10 @@ class Parser:
                 if punct != ",":
                     break
                 self.i += 1
-        self.expect(";", "at the end of the instruction")
+        if tokens[self.i].text == ";":  # (expect's test, inline: once per instruction)
+            self.i += 1
+        else:
+            self.expect(";", "at the end of the instruction")
         return ins
 
     def register(self, scope: _Scope) -> Variable:
@@ -467,8 +477,15 @@ class Parser:
 
     def operand(self, scope: _Scope) -> Operand:
         tok = self.tokens[self.i]
-        if tok.kind is Kind.NAME and tok.text != "_":  # (most operands: a register; `_` is the sink)
-            return self.name_operand(scope)
+        if tok.kind is Kind.NAME:
+            if tok.text[0] == "%":  # (most operands: a declared register, as name_operand reads it)
+                var = scope.lookup(tok.text)
+                if var is not None:
+                    self.i += 1
+                    var.mentions += 1
+                    return Reg(var)
+            if tok.text != "_":  # (`_` is the sink)
+                return self.name_operand(scope)
         if tok.text == "[":
             self.take()
             base: Reg | Symbol | Imm
