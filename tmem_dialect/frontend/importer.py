@@ -389,12 +389,14 @@ class FunctionImporter:
             properties = _DEFAULT_PROPERTIES.get(cls)
             if properties is None:
                 properties = _DEFAULT_PROPERTIES[cls] = _default_properties(cls, operands, result_type)
-        return self.create(cls, operands, [result_type], properties).results[0]
+        (result,) = self.create(cls, operands, [result_type], properties).results  # (SSAValues' [] is Python code)
+        return result
 
     def extract_value(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
         """`llvm.extractvalue` of field `index` (of type `t`) of a struct."""
         position = T.dense_array(i64, (index,))
-        return self.create(llvm.ExtractValueOp, [aggregate], [t], {"position": position}).results[0]
+        (result,) = self.create(llvm.ExtractValueOp, [aggregate], [t], {"position": position}).results
+        return result
 
     def int_to_pointer(self, value: SSAValue, t: Attribute) -> SSAValue:
         """`llvm.inttoptr` of `value` to pointer type `t` (one per value and type in a block: build)."""
@@ -442,7 +444,8 @@ class FunctionImporter:
                                else FloatAttr(v, t))
             op = new_op(llvm.ConstantOp, (), (t,), {"value": attr}, self._entry_location())
             append_op(self.entry.block, op)
-            found = self.constants[key] = op.results[0]
+            (found,) = op.results
+            self.constants[key] = found
         return found
 
     def read(self, operand: Operand, t: Attribute, signed: bool = False) -> SSAValue:

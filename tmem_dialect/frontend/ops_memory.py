@@ -38,7 +38,8 @@ def _i64(n: int) -> IntegerAttr:
 def load(ctx: FunctionImporter, ptr: SSAValue, t: Attribute, alignment: int) -> SSAValue:
     """`llvm_ext.LoadOp(ptr, t, alignment=alignment)`, added at the instruction."""
     properties = {"ordering": _i64(0), "alignment": _i64(alignment)}
-    return ctx.create(llvm_ext.LoadOp, [ptr], [t], properties).results[0]
+    (value,) = ctx.create(llvm_ext.LoadOp, [ptr], [t], properties).results  # (SSAValues' [] is Python code)
+    return value
 
 
 def store(ctx: FunctionImporter, value: SSAValue, ptr: SSAValue, alignment: int, volatile: bool) -> None:
@@ -53,7 +54,7 @@ def build_vector(ctx: FunctionImporter, values: list[SSAValue], element: Attribu
     vector_type = T.vector_type(element, len(values))
     vec = ctx.undefined(vector_type)
     for i, x in enumerate(values):
-        vec = ctx.create(llvm.InsertElementOp, [vec, x, ctx.constant(i, i32)], [vector_type]).results[0]
+        (vec,) = ctx.create(llvm.InsertElementOp, [vec, x, ctx.constant(i, i32)], [vector_type]).results
     return vec
 
 

@@ -134,7 +134,8 @@ class SSABuilder:
             if here is not None and start <= here[0] and here[1] <= end:
                 return self.resolve(value)
         value = self._lookup(block, var)
-        self._drain()
+        if self.pending:  # (most reads place no phi: nothing to drain)
+            self._drain()
         return self.resolve(value)  # a phi the drain found trivial is the value it stands for
 
     def _lookup(self, block: BasicBlock, var: Variable) -> SSAValue:
