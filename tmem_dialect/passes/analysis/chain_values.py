@@ -1,16 +1,26 @@
-"""The values one step of an mbarrier-chain run computes (chains.py): integers, a CTA-uniform opaque base plus a byte offset, and branch truths, for one warp's elected thread."""
+"""The values one step of an mbarrier-chain run computes (chains.py): integers, a CTA-uniform opaque base plus a byte offset, and branch truths, for one warp's elected thread.
+
+A block run's values (its mbarriers, init counts, the way it leaves the block and the carried
+values it passes on) depend only on the warp, the block, the carried values and the assumed
+conditions it is entered with, not on the releases, pending and uncovered ops the path has had:
+BlockRun computes them once per such entry as a Plan, which chains.py then steps through with
+each path's counts. It evaluates what the uncounted run evaluates, in the same order; a wait's
+parity, which only the counted run reads, is evaluated when that run first reaches the wait.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from tmem_dialect import integers
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.kernel_checks import type_size
+from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, COMPARISONS, apply_binary, bitwidth, compare
 from tmem_dialect.passes.values import _is_election
 
@@ -18,6 +28,21 @@ _LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": 
           "arith.xori": "xor"}
 _ABSENT = object()  # a carried value not (yet) in a state's env
 _GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
+ASYNC_KINDS = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
+IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
+# What a plan's step does (Plan.steps):
+SKIP = 0  # nothing the run counts (an op of another thread, a test_wait, an mbarrier inval...)
+ASYNC = 1  # an mma/cp/shift of the thread we follow
+WAIT = 2  # a parity wait on the step's mbarrier
+RELEASE = 3  # a plain release (commit, arrive of count 1) of the step's mbarrier
+OTHER = 4  # any other release (a count, multicast, more threads) of the step's mbarrier
+INIT = 5  # an init of the step's (mbarrier, count)
+STOP = 6  # a release or init whose mbarrier the run cannot tell: nothing is proven
+
+
+class Unproven(Exception):
+    """The run cannot model something it met: no chain of this kernel is proven."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +57,21 @@ class Fork(Exception):
 
     def __init__(self, condition: SSAValue):
         self.condition = condition
+
+
+class Plan(NamedTuple):
+    """What one block run computes from its entry's block, carried values and assumptions."""
+
+    steps: tuple[tuple[int, Operation, object], ...]
+    """Per op of the block with an effect, in order: (what it does, the op, its mbarrier or
+    for an init (mbarrier, count)). A STOP step is the last: the run gives up there."""
+    successors: tuple[tuple[Block, frozenset, frozenset], ...]
+    """(block, env, assume) of each way the run leaves the block."""
+    env: frozenset
+    assume: frozenset
+    """The assumptions in the block (the entry's, less those on values it computes again)."""
+    parities: dict[Operation, object]
+    """The parities of its waits, evaluated when a path first reaches one (chains.py)."""
 
 
 def pure(op: Operation) -> bool:
@@ -222,3 +262,80 @@ class RunValues:
         if not (isinstance(a, int) and isinstance(b, int)):
             return None
         return bool(compare(name, a, b, bitwidth(op.operands[0].type) or 64))
+
+
+class BlockRun(RunValues):
+    """The values of one block run of the elected thread of `warp` (a Plan)."""
+
+    def __init__(self, chains, warp: int, block: Block, env: frozenset, assume: frozenset):  # type: ignore[no-untyped-def]
+        super().__init__(chains, warp, dict(env), set(assume))
+        self.block, self.entry = block, env
+
+    def plan(self) -> Plan:
+        chains, block = self.chains, self.block
+        # The block's values are computed again: choices made on them before no longer hold.
+        if self.assume:
+            home = chains.home
+            self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
+        assume = frozenset(self.assume)
+        steps: list[tuple[int, Operation, object]] = []
+        for op, effect in chains.block_effects(block):
+            kind = effect.kind
+            if kind in ASYNC_KINDS:  # one issued by more threads than the one we follow is not tracked
+                steps.append((ASYNC if chains.single_thread(op) else SKIP, op, None))
+                continue
+            if effect.mbarrier is None or kind in IGNORED:
+                steps.append((SKIP, op, None))
+                continue
+            barrier = self.root(effect.mbarrier, False)
+            if kind is EffectKind.MBARRIER_WAIT:  # a test_wait's result says whether it observed anything
+                steps.append((SKIP if op.results else WAIT, op, barrier))
+                continue
+            if barrier is None:  # a release or init that may reach any mbarrier
+                steps.append((STOP, op, None))
+                return Plan(tuple(steps), (), self.entry, assume, {})
+            if kind is EffectKind.MBARRIER_INIT:
+                count = self.root(effect.count, False) if effect.count is not None else None
+                steps.append((INIT, op, (barrier, count)))
+                continue
+            plain = kind in RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
+                and effect.multicast is None and chains.single_thread(op)
+            steps.append((RELEASE if plain else OTHER, op, barrier))
+        return Plan(tuple(steps), self._next(), self.entry, assume, {})
+
+    def _count_is_one(self, effect) -> bool:  # type: ignore[no-untyped-def]
+        return effect.count is None or self.root(effect.count, False) == 1
+
+    def _next(self) -> tuple[tuple[Block, frozenset, frozenset], ...]:
+        chains, block = self.chains, self.block
+        successors = chains._successors(block)
+        taken: list[tuple[Block, tuple[SSAValue, ...], frozenset]] = []
+        if len(successors) == 2:  # an llvm.cond_br (Chains._successors_of)
+            cond = chains.condition(block)
+            # Fork on each unknown the condition meets until it is decided under every choice.
+            choices = [frozenset(self.assume)]
+            while choices:
+                assume = choices.pop()
+                self.assume, self.memo = set(assume), {}
+                try:
+                    sense = self.root(cond, True)
+                except Fork as fork:
+                    choices.extend(assume | {(fork.condition, s)} for s in (True, False))
+                    continue
+                taken.append((*successors[0 if sense else 1], assume))
+        elif successors:
+            taken.append((*successors[0], frozenset(self.assume)))
+        out = []
+        tracked, bit_of = chains._tracked, chains._fact_bit
+        for target, args, assume in taken:
+            live = chains._live_in[target]
+            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]}
+            carried = [(arg, value) for arg, value in zip(target.args, args) if arg in tracked]
+            if carried:  # evaluated under this edge's choices
+                self.assume, self.memo = set(assume), {}
+                for arg, value in carried:
+                    env[arg] = self.root(value, False)
+            if assume:
+                assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
+            out.append((target, frozenset(env.items()), assume))
+        return tuple(out)
