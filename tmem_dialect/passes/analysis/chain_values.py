@@ -11,7 +11,6 @@ parity, which only the counted run reads, is evaluated when that run first reach
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr
@@ -59,19 +58,25 @@ class Fork(Exception):
         self.condition = condition
 
 
-class Plan(NamedTuple):
-    """What one block run computes from its entry's block, carried values and assumptions."""
+class Plan:
+    """A way into a block of one warp's run (the block, the carried values, the assumptions),
+    interned per warp (Chains.entry: a state holds it, and is hashed with it, by identity) and,
+    once BlockRun has run it, what the block run computes from it."""
 
-    steps: tuple[tuple[int, Operation, object], ...]
-    """Per op of the block with an effect, in order: (what it does, the op, its mbarrier or
-    for an init (mbarrier, count)). A STOP step is the last: the run gives up there."""
-    successors: tuple[tuple[Block, frozenset, frozenset], ...]
-    """(block, env, assume) of each way the run leaves the block."""
-    env: frozenset
-    assume: frozenset
-    """The assumptions in the block (the entry's, less those on values it computes again)."""
-    parities: dict[Operation, object]
-    """The parities of its waits, evaluated when a path first reaches one (chains.py)."""
+    __slots__ = ("assume", "block", "env", "inside", "parities", "steps", "successors")
+
+    def __init__(self, block: Block, env: frozenset, assume: frozenset):
+        self.block, self.env, self.assume = block, env, assume
+        self.steps: tuple[tuple[int, Operation, object], ...] | None = None  # not run yet
+        """Per op of the block with an effect, in order: (what it does, the op, its mbarrier or
+        for an init (mbarrier, count)). A STOP step is the last: the run gives up there."""
+        self.successors: tuple[Plan, ...] = ()
+        """The entries of the ways the run leaves the block (links between plans: Chains
+        unlinks them when it is built)."""
+        self.inside: frozenset = assume
+        """The assumptions in the block (the entry's, less those on values it computes again)."""
+        self.parities: dict[Operation, object] = {}
+        """The parities of its waits, evaluated when a counting run first reaches one."""
 
 
 def pure(op: Operation) -> bool:
@@ -265,19 +270,20 @@ class RunValues:
 
 
 class BlockRun(RunValues):
-    """The values of one block run of the elected thread of `warp` (a Plan)."""
+    """The block run of the elected thread of `warp` from `plan`'s entry: fills in the plan."""
 
-    def __init__(self, chains, warp: int, block: Block, env: frozenset, assume: frozenset):  # type: ignore[no-untyped-def]
-        super().__init__(chains, warp, dict(env), set(assume))
-        self.block, self.entry = block, env
+    def __init__(self, chains, warp: int, plan: Plan):  # type: ignore[no-untyped-def]
+        super().__init__(chains, warp, dict(plan.env), set(plan.assume))
+        self.plan = plan
 
-    def plan(self) -> Plan:
-        chains, block = self.chains, self.block
+    def run(self) -> None:
+        chains, plan = self.chains, self.plan
+        block = plan.block
         # The block's values are computed again: choices made on them before no longer hold.
         if self.assume:
             home = chains.home
             self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
-        assume = frozenset(self.assume)
+            plan.inside = frozenset(self.assume)
         steps: list[tuple[int, Operation, object]] = []
         for op, effect in chains.block_effects(block):
             kind = effect.kind
@@ -293,7 +299,8 @@ class BlockRun(RunValues):
                 continue
             if barrier is None:  # a release or init that may reach any mbarrier
                 steps.append((STOP, op, None))
-                return Plan(tuple(steps), (), self.entry, assume, {})
+                plan.steps = tuple(steps)
+                return
             if kind is EffectKind.MBARRIER_INIT:
                 count = self.root(effect.count, False) if effect.count is not None else None
                 steps.append((INIT, op, (barrier, count)))
@@ -301,16 +308,17 @@ class BlockRun(RunValues):
             plain = kind in RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
                 and effect.multicast is None and chains.single_thread(op)
             steps.append((RELEASE if plain else OTHER, op, barrier))
-        return Plan(tuple(steps), self._next(), self.entry, assume, {})
+        plan.successors = self._next()
+        plan.steps = tuple(steps)
 
     def _count_is_one(self, effect) -> bool:  # type: ignore[no-untyped-def]
         return effect.count is None or self.root(effect.count, False) == 1
 
-    def _next(self) -> tuple[tuple[Block, frozenset, frozenset], ...]:
-        chains, block = self.chains, self.block
-        successors = chains._successors(block)
-        taken: list[tuple[Block, tuple[SSAValue, ...], frozenset]] = []
-        if len(successors) == 2:  # an llvm.cond_br (Chains._successors_of)
+    def _next(self) -> tuple[Plan, ...]:
+        chains, block, warp = self.chains, self.plan.block, self.warp
+        exits = chains.exits(block)
+        taken: list[tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], frozenset]] = []
+        if len(exits) == 2:  # an llvm.cond_br (Chains._successors_of)
             cond = chains.condition(block)
             # Fork on each unknown the condition meets until it is decided under every choice.
             choices = [frozenset(self.assume)]
@@ -322,20 +330,22 @@ class BlockRun(RunValues):
                 except Fork as fork:
                     choices.extend(assume | {(fork.condition, s)} for s in (True, False))
                     continue
-                taken.append((*successors[0 if sense else 1], assume))
-        elif successors:
-            taken.append((*successors[0], frozenset(self.assume)))
+                taken.append((exits[0 if sense else 1], assume))
+        elif exits:
+            taken.append((exits[0], frozenset(self.assume)))
         out = []
-        tracked, bit_of = chains._tracked, chains._fact_bit
-        for target, args, assume in taken:
-            live = chains._live_in[target]
-            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]}
-            carried = [(arg, value) for arg, value in zip(target.args, args) if arg in tracked]
+        bit_of, entry = chains._fact_bit, self.plan.env
+        for (target, carried, live), assume in taken:
+            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]} if self.env else {}
             if carried:  # evaluated under this edge's choices
                 self.assume, self.memo = set(assume), {}
                 for arg, value in carried:
                     env[arg] = self.root(value, False)
             if assume:
-                assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
-            out.append((target, frozenset(env.items()), assume))
+                kept = [fact for fact in assume if live & bit_of.get(fact[0], -1)]
+                if len(kept) < len(assume):
+                    assume = frozenset(kept)
+            # The entry's env when the edge keeps it whole (no new frozenset to build and hash).
+            out.append(chains.entry(warp, target, entry if len(env) == len(entry) and not carried
+                                    else frozenset(env.items()), assume))
         return tuple(out)

@@ -81,14 +81,13 @@ _NONE: frozenset = frozenset()
 
 
 class _State(NamedTuple):  # (a tuple: made and hashed once per block run, in C)
-    block: Block
-    env: frozenset[tuple[BlockArgument, object]]
+    entry: Plan
+    """The block, carried values and assumptions (interned: hashed by identity)."""
     counts: frozenset[tuple[object, int]]
     """Releases per mbarrier so far: n below 2, else 2 + n % 2 (all a parity wait can tell)."""
     pending: frozenset[tuple[object, frozenset[Operation]]]
     """Per released mbarrier: the async ops run since its last release."""
     uncovered: frozenset[Operation]
-    assume: frozenset[tuple[SSAValue, bool]]
 
 
 def _capped(n: int) -> int:
@@ -114,6 +113,7 @@ class Chains:
         self._homes: dict[SSAValue, Block | None] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._conditions: dict[Block, SSAValue] = {}
+        self._exit_memo: dict[Block, tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
         self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (block, env, assume)
@@ -122,8 +122,11 @@ class Chains:
             self.ok = True
         except (Unproven, RecursionError):
             self._uncovered.clear()
-        finally:
-            self._plans.clear()  # the queries do not read them
+        finally:  # the queries do not read the plans; a loop links them in a cycle
+            for plans in self._plans.values():
+                for plan in plans.values():
+                    plan.successors = ()
+            self._plans.clear()
 
     # ---- queries ------------------------------------------------------------------------------
 
@@ -294,10 +297,10 @@ class Chains:
         """The values the run evaluates in `block`: its effects' mbarrier operands, its branch
         condition and what it passes to carried block arguments."""
         roots = [v for _, e in self.block_effects(block) for v in (e.mbarrier, e.phase, e.count) if v is not None]
-        term = block.last_op
-        if isinstance(term, llvm.CondBrOp):
-            roots.append(term.cond)
-        for target, args in self._successors(block):
+        successors = self._successors(block)
+        if len(successors) == 2:  # an llvm.cond_br (_successors_of)
+            roots.append(self.condition(block))
+        for target, args in successors:
             roots.extend(v for arg, v in zip(target.args, args) if arg in self._tracked)
         return roots
 
@@ -323,12 +326,23 @@ class Chains:
             found = self._successor_memo[block] = self._successors_of(block)
         return found
 
+    def exits(self, block: Block) -> tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]:
+        """Per successor of `block` (as _successors): the block, its carried arguments with the
+        values passed to them, and the facts live into it (memoized; after _liveness)."""
+        found = self._exit_memo.get(block)
+        if found is None:
+            tracked = self._tracked
+            found = self._exit_memo[block] = tuple(
+                (target, tuple((arg, v) for arg, v in zip(target.args, args) if arg in tracked), self._live_in[target])
+                for target, args in self._successors(block))
+        return found
+
     def condition(self, block: Block) -> SSAValue:
-        """The condition of the llvm.cond_br that ends `block` (memoized: an operand accessor
-        reads the op's segment sizes on every call)."""
+        """The condition of the llvm.cond_br that ends `block` (memoized by _successors_of)."""
         found = self._conditions.get(block)
         if found is None:
-            found = self._conditions[block] = block.last_op.cond  # type: ignore[union-attr]
+            self._successors(block)
+            found = self._conditions[block]
         return found
 
     def _successors_of(self, block: Block) -> list[tuple[Block, tuple[SSAValue, ...]]]:
@@ -336,7 +350,13 @@ class Chains:
         if isinstance(term, llvm.BrOp):
             return [(term.successors[0], tuple(term.operands))]
         if isinstance(term, llvm.CondBrOp):
-            return [(term.successors[0], tuple(term.then_arguments)), (term.successors[1], tuple(term.else_arguments))]
+            # As its operand accessors split the operands, reading the segment sizes once (each
+            # accessor decodes them).
+            sizes = term.properties["operandSegmentSizes"].get_values()  # type: ignore[attr-defined]
+            operands, then_end = tuple(term.operands), sizes[0] + sizes[1]
+            self._conditions[block] = operands[0]
+            return [(term.successors[0], operands[sizes[0]:then_end]),
+                    (term.successors[1], operands[then_end:then_end + sizes[2]])]
         if term is None or term.successors:
             raise Unproven  # a switch, or a terminator we do not know
         return []
@@ -367,31 +387,38 @@ class Chains:
     def _explore(self, warp: int, entry: Block, releasers, inits, others, visited, proving: bool) -> bool:
         """Run warp `warp`'s elected thread from `entry` over every path; whether it issued
         an async op it alone issues."""
-        start = _State(entry, _NONE, _NONE, _NONE, _NONE, _NONE)
         seen: set[_State] = set()
-        stack = [start]
+        stack = [_State(self.entry(warp, entry, _NONE, _NONE), _NONE, _NONE, _NONE)]
         uncovered = self._uncovered.setdefault(warp, {}) if proving else {}
         tracked_ops = self._tracked_ops.setdefault(warp, set()) if proving else set()
-        # The proving run enters the entries of the first with more counts: it shares their plans.
-        plans = self._plans.setdefault(warp, {})
         while stack:
             state = stack.pop()
-            if state in seen:
-                continue
+            n = len(seen)
             seen.add(state)
-            if len(seen) > _STATE_LIMIT:
+            if len(seen) == n:
+                continue
+            if n >= _STATE_LIMIT:
                 raise Unproven
-            key = (state.block, state.env, state.assume)
-            plan = plans.get(key)
-            if plan is None:
-                plan = plans[key] = BlockRun(self, warp, state.block, state.env, state.assume).plan()
+            # The counting run enters the entries of the first (with more counts): it shares their plans.
+            plan = state.entry
+            if plan.steps is None:
+                BlockRun(self, warp, plan).run()
             if proving:
                 stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
             else:
                 self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
                 # Only waits read the counts, and this run skips them: states differ by less.
-                stack.extend(_State(block, env, _NONE, _NONE, _NONE, assume) for block, env, assume in plan.successors)
+                stack.extend(_State(p, _NONE, _NONE, _NONE) for p in plan.successors)
         return bool(tracked_ops)
+
+    def entry(self, warp: int, block: Block, env: frozenset, assume: frozenset) -> Plan:
+        """The interned way into `block` with carried values `env` and assumptions `assume`."""
+        plans = self._plans.setdefault(warp, {})
+        key = (block, env, assume)
+        found = plans.get(key)
+        if found is None:
+            found = plans[key] = Plan(block, env, assume)
+        return found
 
     def _record(self, plan: Plan, warp: int, releasers, inits, others, visited, tracked_ops) -> None:
         """A block run of the first exploration: who releases to and inits which mbarrier."""
@@ -435,8 +462,7 @@ class Chains:
             elif what == STOP:
                 raise Unproven
         packed_counts, packed_pending = frozenset(counts.items()), frozenset(pending.items())
-        return [_State(block, env, packed_counts, packed_pending, open_ops, assume)
-                for block, env, assume in plan.successors]
+        return [_State(p, packed_counts, packed_pending, open_ops) for p in plan.successors]
 
     def _wait(self, plan: Plan, op: Operation, warp: int, barrier, counts, pending, open_ops) -> frozenset[Operation] | None:
         """The uncovered async ops after a wait; None: it never returns."""
@@ -444,7 +470,7 @@ class Chains:
         if parity is plan:
             phase = self.effects[op].phase
             parity = plan.parities[op] = None if phase is None else \
-                RunValues(self, warp, dict(plan.env), set(plan.assume)).root(phase, False)
+                RunValues(self, warp, dict(plan.env), set(plan.inside)).root(phase, False)
         if self._simple.get(barrier) != warp or not isinstance(parity, int):
             self._unexplained.add(op)  # another warp's barrier: its phases are not counted here
             return open_ops
