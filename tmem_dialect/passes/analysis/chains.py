@@ -160,8 +160,9 @@ class Chains:
 
     def _run(self, function: Operation) -> None:
         blocks = list(function.regions[0].blocks) if function.regions else []
-        if not blocks or any(op.regions for op in self.values.ops if op is not function):
+        if not blocks:
             raise Unproven
+        self._index_effects(function)
         self._incoming = self._edges(blocks)
         mbarrier_ops = [op for op, e in self.effects.items() if e.mbarrier is not None or e.kind in RELEASES
                         or e.kind is EffectKind.MBARRIER_INIT]
@@ -239,29 +240,32 @@ class Chains:
         recompute those."""
         bit_of = self._fact_bit
         reads = self.reads
-        uses: dict[Block, int] = {}
-        defined: dict[Block, int] = {}
+        index = {block: i for i, block in enumerate(blocks)}  # (lists by index: Block.__hash__ is Python code)
+        uses: list[int] = []
         for block in blocks:
             used = 0
             for root in self._roots(block):
                 used |= reads(root)
-            uses[block] = used
+            uses.append(used)
+        defined = [0] * len(blocks)
         for value, bit in bit_of.items():
-            home = self.home(value)
+            home = index.get(self.home(value))  # type: ignore[arg-type]
             if home is not None:
-                defined[home] = defined.get(home, 0) | bit
-        live = dict(uses)
-        work = list(blocks)
+                defined[home] |= bit
+        successors = [[index[target] for target, _ in self._successors(block)] for block in blocks]
+        predecessors = [[index[source] for source, _ in self._incoming[block]] for block in blocks]
+        live = list(uses)
+        work = list(range(len(blocks)))
         while work:
-            block = work.pop()
+            i = work.pop()
             out = 0
-            for target, _ in self._successors(block):
-                out |= live[target]
-            found = uses[block] | (out & ~defined.get(block, 0))
-            if found != live[block]:
-                live[block] = found
-                work.extend(source for source, _ in self._incoming[block])
-        return live
+            for j in successors[i]:
+                out |= live[j]
+            found = uses[i] | (out & ~defined[i])
+            if found != live[i]:
+                live[i] = found
+                work.extend(predecessors[i])
+        return dict(zip(blocks, live))
 
     def reads(self, value: SSAValue) -> int:
         """The facts (bits of `_fact_bit`) int_of or truth of `value` may consult: `value` if it
@@ -304,13 +308,23 @@ class Chains:
             roots.extend(v for arg, v in zip(target.args, args) if arg in self._tracked)
         return roots
 
+    def _index_effects(self, function: Operation) -> None:
+        """Per block, its ops with an effect in order, from one pass over the function's ops
+        (values.ops: in walk order), which also checks that none but `function` has a region.
+        The effects are looked up by the op's id: Operation.__hash__ is Python code (xdsl)."""
+        by_id = {id(op): e for op, e in self.effects.items()}
+        found: dict[Block, list[tuple[Operation, TMEMEffect]]] = {}
+        for op in self.values.ops:
+            if op.regions and op is not function:
+                raise Unproven
+            e = by_id.get(id(op))
+            if e is not None:
+                found.setdefault(op.parent, []).append((op, e))  # type: ignore[arg-type]
+        self._block_effects = {block: tuple(effects) for block, effects in found.items()}
+
     def block_effects(self, block: Block) -> tuple[tuple[Operation, TMEMEffect], ...]:
-        """The block's ops with an effect, in order (memoized)."""
-        found = self._block_effects.get(block)
-        if found is None:
-            found = self._block_effects[block] = tuple(
-                (op, e) for op in block.ops if (e := self.effects.get(op)) is not None)
-        return found
+        """The block's ops with an effect, in order (_index_effects)."""
+        return self._block_effects.get(block, ())
 
     def home(self, value: SSAValue) -> Block | None:
         """The block that defines `value` (memoized)."""
