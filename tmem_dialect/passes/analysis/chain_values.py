@@ -285,10 +285,12 @@ class BlockRun(RunValues):
             self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
             plan.inside = frozenset(self.assume)
         steps: list[tuple[int, Operation, object]] = []
-        for op, effect in chains.block_effects(block):
+        effects = chains.block_effects(block)
+        single = bool(effects) and chains.single_thread(block)  # (the ops of a block run in the same threads)
+        for op, effect in effects:
             kind = effect.kind
             if kind in ASYNC_KINDS:  # one issued by more threads than the one we follow is not tracked
-                steps.append((ASYNC if chains.single_thread(op) else SKIP, op, None))
+                steps.append((ASYNC if single else SKIP, op, None))
                 continue
             if effect.mbarrier is None or kind in IGNORED:
                 steps.append((SKIP, op, None))
@@ -306,7 +308,7 @@ class BlockRun(RunValues):
                 steps.append((INIT, op, (barrier, count)))
                 continue
             plain = kind in RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
-                and effect.multicast is None and chains.single_thread(op)
+                and effect.multicast is None and single
             steps.append((RELEASE if plain else OTHER, op, barrier))
         plan.successors = self._next()
         plan.steps = tuple(steps)

@@ -113,6 +113,7 @@ class Chains:
         self._homes: dict[SSAValue, Block | None] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._conditions: dict[Block, SSAValue] = {}
+        self._single_memo: dict[Block | None, bool] = {}
         self._exit_memo: dict[Block, tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
@@ -556,16 +557,17 @@ class Chains:
                 stack.extend(e.target for e in n.succs)
         return False
 
-    def single_thread(self, op: Operation) -> bool:
-        """`op` runs in one thread of its warp: its block is the taken side of a branch on
-        elect.sync's predicate (or a conjunction with it), as predicated PTX imports."""
-        block = op.parent_block()
-        preds = self._incoming.get(block, []) if block is not None else []
-        if len(preds) != 1:
-            return False
-        term = preds[0][0].last_op
-        return (isinstance(term, llvm.CondBrOp) and term.successors[0] is block
-                and term.successors[1] is not block and _elected(term.cond))
+    def single_thread(self, block: Block | None) -> bool:
+        """The ops of `block` run in one thread of its warp: it is the taken side of a branch on
+        elect.sync's predicate (or a conjunction with it), as predicated PTX imports (memoized)."""
+        found = self._single_memo.get(block)
+        if found is None:
+            preds = self._incoming.get(block, []) if block is not None else []
+            term = preds[0][0].last_op if len(preds) == 1 else None
+            found = self._single_memo[block] = (
+                isinstance(term, llvm.CondBrOp) and term.successors[0] is block
+                and term.successors[1] is not block and _elected(self.condition(preds[0][0])))
+        return found
 
 
 def _elected(condition: SSAValue) -> bool:
