@@ -283,7 +283,8 @@ class BlockRun(RunValues):
         if self.assume:
             home = chains.home
             self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
-            plan.inside = frozenset(self.assume)
+            if len(self.assume) < len(plan.assume):
+                plan.inside = frozenset(self.assume)
         steps: list[tuple[int, Operation, object]] = []
         effects = chains.block_effects(block)
         single = bool(effects) and chains.single_thread(block)  # (the ops of a block run in the same threads)
@@ -323,7 +324,7 @@ class BlockRun(RunValues):
         if len(exits) == 2:  # an llvm.cond_br (Chains._successors_of)
             cond = chains.condition(block)
             # Fork on each unknown the condition meets until it is decided under every choice.
-            choices = [frozenset(self.assume)]
+            choices = [self.plan.inside]  # (a frozenset of self.assume)
             while choices:
                 assume = choices.pop()
                 self.assume, self.memo = set(assume), {}
@@ -334,7 +335,7 @@ class BlockRun(RunValues):
                     continue
                 taken.append((exits[0 if sense else 1], assume))
         elif exits:
-            taken.append((exits[0], frozenset(self.assume)))
+            taken.append((exits[0], self.plan.inside))
         out = []
         bit_of, entry = chains._fact_bit, self.plan.env
         for (target, carried, live), assume in taken:
