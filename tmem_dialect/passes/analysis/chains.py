@@ -78,6 +78,7 @@ _IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT}
 _STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
 _I1 = IntegerType(1)
 _NONE: frozenset = frozenset()
+_UNSET = object()  # a wait's parity not evaluated yet (None: it has none)
 
 
 class _State(NamedTuple):  # (a tuple: made and hashed once per block run, in C)
@@ -455,7 +456,7 @@ class Chains:
         counts, pending = dict(state.counts), dict(state.pending)
         open_ops = state.uncovered
         for what, op, barrier in plan.steps:
-            old = uncovered.get(op)
+            old = uncovered.get(op)  # (a new frozenset only when open_ops adds to it)
             if old is None:
                 uncovered[op] = open_ops
             elif not open_ops <= old:
@@ -481,8 +482,8 @@ class Chains:
 
     def _wait(self, plan: Plan, op: Operation, warp: int, barrier, counts, pending, open_ops) -> frozenset[Operation] | None:
         """The uncovered async ops after a wait; None: it never returns."""
-        parity = plan.parities.get(op, plan)
-        if parity is plan:
+        parity = plan.parities.get(op, _UNSET)
+        if parity is _UNSET:
             phase = self.effects[op].phase
             parity = plan.parities[op] = None if phase is None else \
                 RunValues(self, warp, dict(plan.env), set(plan.inside)).root(phase, False)
