@@ -479,8 +479,7 @@ class Values(BlockArgumentValues):
         return self._opaque(value, u)
 
     def _load(self, value: SSAValue, op: Operation) -> Form:
-        pointer = op.operands[0]
-        key = slot_key(pointer)
+        key = slot_key(op.operands[0]) if self.slots else None  # (most kernels load no slot)
         if key is not None and key in self.slots:
             # The TMEM base address tcgen05.alloc wrote: lane 0, a column inside the 512.
             return self._opaque(

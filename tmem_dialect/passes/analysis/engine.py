@@ -193,7 +193,7 @@ class Engine:
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
             return info
-        if is_a(op, (llvm.LoadOp, memref.LoadOp)):
+        if self.values.slots and is_a(op, (llvm.LoadOp, memref.LoadOp)):
             key = slot_key(op.operands[0])
             if key is not None and key in self.values.slots:
                 info = OpInfo(op, index, Category.SLOT_READ)
@@ -241,7 +241,11 @@ class Engine:
             if info.kind is not None and is_handoff(info.kind):
                 state = self._barrier(info, state)
             else:
-                state = canonical([(self._step(info, local, mask), mask) for local, mask in state])
+                stepped = [(self._step(info, local, mask), mask) for local, mask in state]
+                # An op that leaves every warp state as it was (most non-TMEM ops, a wait with
+                # nothing to retire) leaves the state canonical as it was.
+                if any(new is not old for (new, _), (old, _) in zip(stepped, state)):
+                    state = canonical(stepped)
             after = self.fixes_after.get(info.op)
             if after:
                 state = self._apply(after, state)

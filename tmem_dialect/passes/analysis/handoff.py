@@ -104,12 +104,19 @@ class HandoffRules:
                 warps | all_warps,
                 parents | {self._interval_of(e) for local, _ in meeting for e in local.epoch},
             )
+        participants = self._participants(barrier, state, meeting)
+        # What a warp learns depends only on which participants its path is compatible with:
+        # states with the same answer (usually all of them) share one CtaFacts.
+        shared: dict[tuple[bool, ...], CtaFacts] = {}
         out = []
         for local, mask in state:
-            cta = CtaFacts()
-            for other, other_mask, at in self._participants(barrier, state, meeting):
-                if other is local or self._compatible(local, other):
-                    cta.add(other, other_mask, at)
+            seen = tuple(other is local or self._compatible(local, other) for other, _, _ in participants)
+            cta = shared.get(seen)
+            if cta is None:
+                cta = shared[seen] = CtaFacts()
+                for (other, other_mask, at), compatible in zip(participants, seen):
+                    if compatible:
+                        cta.add(other, other_mask, at)
             escaped = []
             for access in local.outstanding:
                 if self._report:
