@@ -108,9 +108,12 @@ class HandoffRules:
         # What a warp learns depends only on which participants its path is compatible with:
         # states with the same answer (usually all of them) share one CtaFacts.
         shared: dict[tuple[bool, ...], CtaFacts] = {}
+        everyone = (True,) * len(participants)  # (a path without assumptions excludes none)
         out = []
         for local, mask in state:
-            seen = tuple(other is local or self._compatible(local, other) for other, _, _ in participants)
+            seen = everyone if not local.assume else tuple(
+                other is local or self._compatible(local, other) for other, _, _ in participants
+            )
             cta = shared.get(seen)
             if cta is None:
                 cta = shared[seen] = CtaFacts()
