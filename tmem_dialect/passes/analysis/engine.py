@@ -77,8 +77,11 @@ class Engine:
         self._trackable: dict[SSAValue, bool] = {}
         self._compatible_memo: dict[tuple[frozenset, frozenset], bool] = {}
         self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
-        self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
-        self.effects.update((op, TMEMEffect(EffectKind.BARRIER)) for op in self.ops if cluster_barrier_wait(op))
+        self.tmem_effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
+        """The ops' own TMEM effects, in op order (`effects` adds what the analysis treats as one)."""
+        self.effects = self.tmem_effects | {
+            op: TMEMEffect(EffectKind.BARRIER) for op in self.ops if cluster_barrier_wait(op)
+        }
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
@@ -153,11 +156,12 @@ class Engine:
         ld_results: dict[SSAValue, Operation] = {}
         anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
         # Source order (not graph order): "earlier" in a report means earlier in the text.
-        position = {op: i for i, op in enumerate(self.ops)}
+        # (By id: an op's hash is a Python-level call, and this maps every op of the function.)
+        position = {id(op): i for i, op in enumerate(self.ops)}
         for node in self.cfg.nodes:
             infos: list[OpInfo] = []
             for op in node.ops:
-                index = position[op]
+                index = position[id(op)]
                 info = self._info(op, index, ld_results)
                 if info is None and op in anchors:
                     info = OpInfo(op, index, Category.ANCHOR)
@@ -293,6 +297,7 @@ class Engine:
         outcome = self._assumption(edge)
         loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
         once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
+        markers: tuple[tuple[str, Loop, object], ...] | None = None  # (made for the first state taking the edge)
         out = []
         for local, mask in state:
             m = mask & allowed
@@ -310,8 +315,11 @@ class Engine:
                 local = self._one_trip_step(edge, local, loop_of_test, once)  # type: ignore[arg-type]
                 if local is None:
                     continue
-            for loop in self._exits(edge) if self._tracks_releases else ():
-                marker = ("after", loop, self._loop_key(loop))
+            if markers is None:
+                markers = tuple(
+                    ("after", loop, self._loop_key(loop)) for loop in (self._exits(edge) if self._tracks_releases else ())
+                )
+            for marker in markers:
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})
             out.append((local, m))
