@@ -93,6 +93,7 @@ class Engine:
             i.kind in (EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE) for i in self.info_of.values()
         )
         self._partners: dict[Operation, tuple[Operation, ...]] = {}
+        self._barrier_ids: dict[Operation, int | None] = {}
         self._interval_labels: dict[Operation, Operation] = {}
         self._arrivals: dict[Operation, WarpStates] = {}
         self._reachable: dict[Node, set[Node]] = {}

@@ -218,7 +218,11 @@ class HandoffRules:
         return first is None or second is None or first == second
 
     def _barrier_id(self, barrier: Operation) -> int | None:
-        return barrier_id(barrier, self.values)
+        # (Memoized: finding partners compares each barrier's id with every other's, and reading
+        # an optional operand is slow in xDSL.)
+        if barrier not in self._barrier_ids:
+            self._barrier_ids[barrier] = barrier_id(barrier, self.values)
+        return self._barrier_ids[barrier]
 
     def _reaches(self, source: Node, target: Node) -> bool:
         seen = self._reachable.get(source)
