@@ -94,6 +94,7 @@ class Engine:
         )
         self._partners: dict[Operation, tuple[Operation, ...]] = {}
         self._barrier_ids: dict[Operation, int | None] = {}
+        self._thread_counts: dict[Operation, int | None] = {}
         self._interval_labels: dict[Operation, Operation] = {}
         self._arrivals: dict[Operation, WarpStates] = {}
         self._reachable: dict[Node, set[Node]] = {}

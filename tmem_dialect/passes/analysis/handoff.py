@@ -209,13 +209,18 @@ class HandoffRules:
         """Two barrier ops may be one instance only with one thread count (PTX ISA barrier{.cta}:
         "Different warps may execute different forms of the barrier{.cta} instruction using the
         same barrier name and thread count"); a count not known statically may be either."""
-        def count(op: Operation) -> int | None:
-            if getattr(op, "numberOfThreads", None) is None:
-                return self.space.nthreads if self.space.declared else None
-            return self._barrier_count(op)
-
-        first, second = count(a), count(b)
+        first, second = self._thread_count(a), self._thread_count(b)
         return first is None or second is None or first == second
+
+    def _thread_count(self, op: Operation) -> int | None:
+        """The threads a barrier op waits for (the CTA's without a count), if known statically;
+        memoized as `_barrier_id` is, for the same pairwise comparisons."""
+        if op not in self._thread_counts:
+            if getattr(op, "numberOfThreads", None) is None:
+                self._thread_counts[op] = self.space.nthreads if self.space.declared else None
+            else:
+                self._thread_counts[op] = self._barrier_count(op)
+        return self._thread_counts[op]
 
     def _barrier_id(self, barrier: Operation) -> int | None:
         # (Memoized: finding partners compares each barrier's id with every other's, and reading

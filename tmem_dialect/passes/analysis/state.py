@@ -177,12 +177,19 @@ class CtaFacts:
                 self.unfenced, self.unfenced_at = earliest, at
         if local.work is not None:
             self.work_warps |= mask
-        self.slots |= local.slots
-        self.live |= local.own_live | local.known_live
-        self.freed |= local.freed
-        self.smallest = smaller_alloc(self.smallest, local.min_alloc)
-        self.relinquished = first(self.relinquished, local.relinquished)
-        self.acquired |= local.acquired
+        # (A union copies the set even when it adds nothing; these are mostly empty.)
+        if local.slots:
+            self.slots |= local.slots
+        if local.own_live or local.known_live:
+            self.live |= local.own_live | local.known_live
+        if local.freed:
+            self.freed |= local.freed
+        if local.min_alloc is not None:
+            self.smallest = smaller_alloc(self.smallest, local.min_alloc)
+        if local.relinquished is not None:
+            self.relinquished = first(self.relinquished, local.relinquished)
+        if local.acquired:
+            self.acquired |= local.acquired
 
 
 def canonical(pairs: Iterable[tuple[Local, int]]) -> WarpStates:
