@@ -79,8 +79,9 @@ class Engine:
         self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
         self.tmem_effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
         """The ops' own TMEM effects, in op order (`effects` adds what the analysis treats as one)."""
-        self.effects = self.tmem_effects | {
-            op: TMEMEffect(EffectKind.BARRIER) for op in self.ops if cluster_barrier_wait(op)
+        self.effects = self.tmem_effects | {  # (the name test first: no call per op)
+            op: TMEMEffect(EffectKind.BARRIER)
+            for op in self.ops if op.name == "nvvm.cluster.wait" and cluster_barrier_wait(op)
         }
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
