@@ -45,7 +45,9 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
             try:
                 found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
                 found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
-                found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops, analysis.tmem_effects))
+                found.extend(
+                    kernel_diagnostics(function, module, analysis.ops, module_ops, analysis.tmem_effects)
+                )
                 found.extend(_engine_findings(function, analysis, options))
             finally:
                 analysis.release()  # freed here, not by the collection after frozen_heap

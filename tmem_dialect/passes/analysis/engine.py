@@ -300,7 +300,7 @@ class Engine:
         outcome = self._assumption(edge)
         loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
         once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
-        markers: tuple[tuple[str, Loop, object], ...] | None = None  # (made for the first state taking the edge)
+        markers: tuple[tuple[str, Loop, object], ...] | None = None  # (made once, when first needed)
         out = []
         for local, mask in state:
             m = mask & allowed
@@ -319,9 +319,8 @@ class Engine:
                 if local is None:
                     continue
             if markers is None:
-                markers = tuple(
-                    ("after", loop, self._loop_key(loop)) for loop in (self._exits(edge) if self._tracks_releases else ())
-                )
+                exits = self._exits(edge) if self._tracks_releases else ()
+                markers = tuple(("after", loop, self._loop_key(loop)) for loop in exits)
             for marker in markers:
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})
