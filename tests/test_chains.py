@@ -82,3 +82,36 @@ def test_a_broken_chain_is_reported_by_both_tools(name: str, replacement: str) -
     assert {k.value for k in result.kinds()} == {"async-pending"}, result.render()  # the ld races the mma
     errors = _errors(text)
     assert any("tcgen05.ld" in e and "tcgen05.mma" in e for e in errors), errors
+
+
+def test_the_counting_run_shares_the_first_runs_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block run's values do not depend on the counts: the counting run of dot.ptx's issuing
+    warp enters only entries its first run entered, and plans none of its own; the plans (a
+    loop links them in a cycle) are dropped when the proofs are built."""
+    from tmem_dialect.passes.analysis import chain_values, chains
+
+    built: list[chains.Chains] = []
+    planned: list[bool] = []  # per block run planned: whether in a counting run
+    counting = [False]
+    explore, run, init = chains.Chains._explore, chain_values.BlockRun.run, chains.Chains.__init__
+
+    def _explore(self, warp, entry, releasers, inits, others, visited, proving):  # type: ignore[no-untyped-def]
+        counting[0] = proving
+        return explore(self, warp, entry, releasers, inits, others, visited, proving)
+
+    def _run(self) -> None:  # type: ignore[no-untyped-def]
+        planned.append(counting[0])
+        run(self)
+
+    def _init(self, *args) -> None:  # type: ignore[no-untyped-def]
+        init(self, *args)
+        built.append(self)
+
+    monkeypatch.setattr(chains.Chains, "_explore", _explore)
+    monkeypatch.setattr(chain_values.BlockRun, "run", _run)
+    monkeypatch.setattr(chains.Chains, "__init__", _init)
+    assert _errors(DOT.read_text()) == []
+    [proofs] = built
+    assert proofs.ok and proofs._tracked_ops.get(0)
+    assert planned and not any(planned)
+    assert proofs._plans == {}

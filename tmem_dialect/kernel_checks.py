@@ -10,6 +10,7 @@ tmem-verify and the PTX target report them, before ptxas does.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, UnitAttr, VectorType, i32
@@ -26,6 +27,9 @@ COUNT_ATTRS = ("nvvm.maxnreg", "nvvm.minctasm", "nvvm.cluster_max_blocks")
 CLUSTER_ATTRS = (conventions.CLUSTER_DIM_ATTR, conventions.NVVM_CLUSTER_DIM_ATTR)
 I32_MAX = (1 << 31) - 1
 
+if TYPE_CHECKING:
+    from tmem_dialect.dialects.interfaces import TMEMEffect
+
 
 def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
     """Every malformed kernel attribute in `module` (checked at parse)."""
@@ -38,17 +42,22 @@ def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
 
 def kernel_diagnostics(
     kernel: Operation, module: Operation, kernel_ops: list[Operation] | None = None,
-    module_ops: list[Operation] | None = None,
+    module_ops: list[Operation] | None = None, effects: dict[Operation, TMEMEffect] | None = None,
 ) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
     registers per thread for the declared block size, static shared memory.
 
     `kernel_ops` / `module_ops`: `kernel.walk()` / `module.walk()` as lists, when the caller
-    has them (tmem-verify walks each once for all its checks)."""
+    has them (tmem-verify walks each once for all its checks); `effects`: the TMEM effect of
+    each op of `kernel_ops` that has one, in their order (its analysis has them)."""
+    from tmem_dialect.dialects.interfaces import tmem_effect
+
     kernel_ops = list(kernel.walk()) if kernel_ops is None else kernel_ops
     module_ops = list(module.walk()) if module_ops is None else module_ops
-    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel, ops=kernel_ops)]
-    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel, kernel_ops))
+    if effects is None:
+        effects = {op: e for op in kernel_ops if (e := tmem_effect(op)) is not None}
+    found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel, effects=effects)]
+    found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel, effects))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, kernel_ops, module_ops))
     return found
 
@@ -133,25 +142,31 @@ def _product(dims: list[int]) -> int:
     return total
 
 
-def cta_group_uses(kernel: Operation, ops: list[Operation] | None = None) -> Iterator[tuple[int, Operation]]:
+def cta_group_uses(
+    kernel: Operation, ops: list[Operation] | None = None, effects: dict[Operation, TMEMEffect] | None = None
+) -> Iterator[tuple[int, Operation]]:
     """The cta_group of each op of the kernel that carries one (lifecycle, mma, cp, shift, commit);
-    `ops`: `kernel.walk()` as a list, when the caller has it."""
+    `ops`: `kernel.walk()` as a list, `effects`: the TMEM effects of its ops in order, when the
+    caller has them."""
     from tmem_dialect.dialects.interfaces import tmem_effect
 
-    for op in kernel.walk() if ops is None else ops:
-        effect = tmem_effect(op)
+    pairs = effects.items() if effects is not None else (
+        (op, tmem_effect(op)) for op in (kernel.walk() if ops is None else ops)
+    )
+    for op, effect in pairs:
         if effect is not None and effect.cta_group is not None:
             yield effect.cta_group, op
 
 
 def mixed_cta_groups(
-    kernel: Operation, declared: tuple[int, Operation] | None = None, ops: list[Operation] | None = None
+    kernel: Operation, declared: tuple[int, Operation] | None = None, ops: list[Operation] | None = None,
+    effects: dict[Operation, TMEMEffect] | None = None,
 ) -> Iterator[Diagnostic]:
     """All tcgen05 instructions of a kernel use one cta_group [ptxas: "uses single CTA
     (.cta_group::1) and CTA pair granularity (.cta_group::2)"]: an error at each op using another
     than the first (or than `declared`, a cta_group the kernel states, and where)."""
     first = declared
-    for group, op in cta_group_uses(kernel, ops):
+    for group, op in cta_group_uses(kernel, ops, effects):
         if first is None:
             first = (group, op)
         elif group != first[0]:
@@ -166,8 +181,10 @@ def _check_named_barriers(ops: list[Operation]) -> Iterator[Diagnostic]:
     from tmem_dialect.dialects.nvvm import constant_int
 
     for op in ops:
-        ident = getattr(op, "barrierId", None) if op.name.startswith("nvvm.barrier") else None
-        count = getattr(op, "numberOfThreads", None) if op.name.startswith("nvvm.barrier") else None
+        if not op.name.startswith("nvvm.barrier"):
+            continue
+        ident = getattr(op, "barrierId", None)
+        count = getattr(op, "numberOfThreads", None)
         if ident is None and count is None:
             continue
         problem = isa.named_barrier_error(
@@ -178,18 +195,15 @@ def _check_named_barriers(ops: list[Operation]) -> Iterator[Diagnostic]:
             yield error(op, problem)
 
 
-def _check_registers(kernel: Operation, ops: list[Operation]) -> Iterator[Diagnostic]:
+def _check_registers(kernel: Operation, effects: dict[Operation, TMEMEffect]) -> Iterator[Diagnostic]:
     """Each tcgen05.ld/st message's registers fit the per-thread share of the SM's registers."""
-    from tmem_dialect.dialects.interfaces import tmem_effect
-
     dims = block_size(kernel)
     if dims is None:
         return
     threads = _product(list(dims))
     budget = isa.REGISTERS_PER_SM // threads
-    for op in ops:
-        effect = tmem_effect(op)
-        if effect is None or effect.shape is None or effect.num is None:
+    for op, effect in effects.items():
+        if effect.shape is None or effect.num is None:
             continue
         regs = isa.regs_per_thread(effect.shape, effect.num)
         if regs > budget:

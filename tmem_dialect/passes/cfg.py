@@ -368,7 +368,7 @@ def _reverse_post_order(start: Node, backwards: bool = False, loop_aware: bool =
         if backwards:
             return [e.source for e in n.preds]
         targets = [e.target for e in n.succs]
-        if not loop_aware:
+        if not loop_aware or len(targets) < 2:
             return targets
         # The successor explored last comes first in the order: explore those that leave
         # more of n's loops first, and keep the written order among the rest.

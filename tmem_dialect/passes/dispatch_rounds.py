@@ -82,10 +82,11 @@ class _Dispatch:
         self.cfg = cfg
         self.values = values
         self.space = space
-        self.barriers = [op for op in function.walk() if _is_barrier(op)]
+        self.barriers = [op for op in values.ops if _is_barrier(op)]  # (values.ops: the function's walk)
         self.barrier_set = set(self.barriers)
         # every op that counts toward a named barrier: bar.arrive arrives without waiting
-        self.named = [op for op in function.walk() if op.name in ("nvvm.barrier", "nvvm.barrier.arrive")]
+        self.named = [op for op in values.ops if op.name in ("nvvm.barrier", "nvvm.barrier.arrive")]
+        self._ids: dict[Operation, int | None] = {}  # (each barrier's id is asked for again and again)
 
     def find(self) -> tuple[set[Block], Operation, list[np.ndarray]] | None:
         for loop in self.cfg.loops:
@@ -134,7 +135,9 @@ class _Dispatch:
     # ---- named barriers ----------------------------------------------------------------------
 
     def _barrier_id(self, op: Operation) -> int | None:
-        return barrier_id(op, self.values)
+        if op not in self._ids:
+            self._ids[op] = barrier_id(op, self.values)
+        return self._ids[op]
 
     def _cta_wide(self, op: Operation) -> bool:
         if getattr(op, "numberOfThreads", None) is None:

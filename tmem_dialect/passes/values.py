@@ -274,7 +274,11 @@ class Values(BlockArgumentValues):
     def _block_incoming(self) -> dict[Block, list[list[SSAValue]]]:
         if not hasattr(self, "_incoming"):
             incoming: dict[Block, list[list[SSAValue]]] = {}
+            # Only a block's last op branches (the CFG reads successors there too); asking every
+            # op for its successors costs more than the rest of this scan.
             for op in self.ops:
+                if op.next_op is not None:
+                    continue
                 for i, succ in enumerate(op.successors):
                     incoming.setdefault(succ, []).append(list(_successor_operands(op, i)))
             self._incoming = incoming
@@ -479,8 +483,7 @@ class Values(BlockArgumentValues):
         return self._opaque(value, u)
 
     def _load(self, value: SSAValue, op: Operation) -> Form:
-        pointer = op.operands[0]
-        key = slot_key(pointer)
+        key = slot_key(op.operands[0]) if self.slots else None  # (most kernels load no slot)
         if key is not None and key in self.slots:
             # The TMEM base address tcgen05.alloc wrote: lane 0, a column inside the 512.
             return self._opaque(

@@ -36,16 +36,18 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
     source order."""
     module_ops = list(module.walk())  # walked once; each function's ops are the analysis's
     found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module, module_ops))
-    functions = tmem_functions(module, module_ops)
-    callees = function_names(functions)
     segments = function_ops(module, module_ops)
+    functions = tmem_functions(module, module_ops, segments)
+    callees = function_names(functions)
     with frozen_heap():
         for function in functions:
             analysis = KernelAnalysis(function, options, ops=segments.get(id(function)))
             try:
                 found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
                 found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
-                found.extend(kernel_diagnostics(function, module, analysis.ops, module_ops))
+                found.extend(
+                    kernel_diagnostics(function, module, analysis.ops, module_ops, analysis.tmem_effects)
+                )
                 found.extend(_engine_findings(function, analysis, options))
             finally:
                 analysis.release()  # freed here, not by the collection after frozen_heap

@@ -50,13 +50,15 @@ def parse_options(ptx_version: str | float, conservative: bool, insert: bool) ->
     return Options(version, conservative, insert)
 
 
-def tmem_functions(module: Operation, ops: list[Operation] | None = None) -> list[Operation]:
+def tmem_functions(
+    module: Operation, ops: list[Operation] | None = None, segments: dict[int, list[Operation]] | None = None
+) -> list[Operation]:
     """Functions (func.func, llvm.func) that use TMEM, in module order; `ops`: `module.walk()` as
-    a list, when the caller has it."""
+    a list, `segments`: `function_ops` of it, when the caller has them."""
     from xdsl.dialects import func
 
     ops = list(module.walk()) if ops is None else ops
-    segments = function_ops(module, ops)
+    segments = function_ops(module, ops) if segments is None else segments
     found = []
     for op in ops:
         if is_a(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:

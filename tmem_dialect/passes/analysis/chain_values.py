@@ -1,4 +1,12 @@
-"""The values one step of an mbarrier-chain run computes (chains.py): integers, a CTA-uniform opaque base plus a byte offset, and branch truths, for one warp's elected thread."""
+"""The values one step of an mbarrier-chain run computes (chains.py): integers, a CTA-uniform opaque base plus a byte offset, and branch truths, for one warp's elected thread.
+
+A block run's values (its mbarriers, init counts, the way it leaves the block and the carried
+values it passes on) depend only on the warp, the block, the carried values and the assumed
+conditions it is entered with, not on the releases, pending and uncovered ops the path has had:
+BlockRun computes them once per such entry as a Plan, which chains.py then steps through with
+each path's counts. It evaluates what the uncounted run evaluates, in the same order; a wait's
+parity, which only the counted run reads, is evaluated when that run first reaches the wait.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +14,12 @@ from dataclasses import dataclass
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from tmem_dialect import integers
 from tmem_dialect.dialects.nvvm import constant_int
 from tmem_dialect.kernel_checks import type_size
+from tmem_dialect.memory_model import EffectKind
 from tmem_dialect.passes.int_eval import BINARY_BY_NAME, CASTS, COMPARISONS, apply_binary, bitwidth, compare
 from tmem_dialect.passes.values import _is_election
 
@@ -18,6 +27,21 @@ _LOGIC = {"llvm.and": "and", "arith.andi": "and", "llvm.or": "or", "arith.ori": 
           "arith.xori": "xor"}
 _ABSENT = object()  # a carried value not (yet) in a state's env
 _GEP_DYNAMIC = -2147483648  # rawConstantIndices' marker of an SSA index
+ASYNC_KINDS = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
+RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
+IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
+# What a plan's step does (Plan.steps):
+SKIP = 0  # nothing the run counts (an op of another thread, a test_wait, an mbarrier inval...)
+ASYNC = 1  # an mma/cp/shift of the thread we follow
+WAIT = 2  # a parity wait on the step's mbarrier
+RELEASE = 3  # a plain release (commit, arrive of count 1) of the step's mbarrier
+OTHER = 4  # any other release (a count, multicast, more threads) of the step's mbarrier
+INIT = 5  # an init of the step's (mbarrier, count)
+STOP = 6  # a release or init whose mbarrier the run cannot tell: nothing is proven
+
+
+class Unproven(Exception):
+    """The run cannot model something it met: no chain of this kernel is proven."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +56,27 @@ class Fork(Exception):
 
     def __init__(self, condition: SSAValue):
         self.condition = condition
+
+
+class Plan:
+    """A way into a block of one warp's run (the block, the carried values, the assumptions),
+    interned per warp (Chains.entry: a state holds it, and is hashed with it, by identity) and,
+    once BlockRun has run it, what the block run computes from it."""
+
+    __slots__ = ("assume", "block", "env", "inside", "parities", "steps", "successors")
+
+    def __init__(self, block: Block, env: frozenset, assume: frozenset):
+        self.block, self.env, self.assume = block, env, assume
+        self.steps: tuple[tuple[int, Operation, object], ...] | None = None  # not run yet
+        """Per op of the block with an effect, in order: (what it does, the op, its mbarrier or
+        for an init (mbarrier, count)). A STOP step is the last: the run gives up there."""
+        self.successors: tuple[Plan, ...] = ()
+        """The entries of the ways the run leaves the block (links between plans: Chains
+        unlinks them when it is built)."""
+        self.inside: frozenset = assume
+        """The assumptions in the block (the entry's, less those on values it computes again)."""
+        self.parities: dict[Operation, object] = {}
+        """The parities of its waits, evaluated when a counting run first reaches one."""
 
 
 def pure(op: Operation) -> bool:
@@ -222,3 +267,88 @@ class RunValues:
         if not (isinstance(a, int) and isinstance(b, int)):
             return None
         return bool(compare(name, a, b, bitwidth(op.operands[0].type) or 64))
+
+
+class BlockRun(RunValues):
+    """The block run of the elected thread of `warp` from `plan`'s entry: fills in the plan."""
+
+    def __init__(self, chains, warp: int, plan: Plan):  # type: ignore[no-untyped-def]
+        super().__init__(chains, warp, dict(plan.env), set(plan.assume))
+        self.plan = plan
+
+    def run(self) -> None:
+        chains, plan = self.chains, self.plan
+        block = plan.block
+        # The block's values are computed again: choices made on them before no longer hold.
+        if self.assume:
+            home = chains.home
+            self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
+            if len(self.assume) < len(plan.assume):
+                plan.inside = frozenset(self.assume)
+        steps: list[tuple[int, Operation, object]] = []
+        effects = chains.block_effects(block)
+        single = bool(effects) and chains.single_thread(block)  # (the ops of a block run in the same threads)
+        for op, effect in effects:
+            kind = effect.kind
+            if kind in ASYNC_KINDS:  # one issued by more threads than the one we follow is not tracked
+                steps.append((ASYNC if single else SKIP, op, None))
+                continue
+            if effect.mbarrier is None or kind in IGNORED:
+                steps.append((SKIP, op, None))
+                continue
+            barrier = self.root(effect.mbarrier, False)
+            if kind is EffectKind.MBARRIER_WAIT:  # a test_wait's result says whether it observed anything
+                steps.append((SKIP if op.results else WAIT, op, barrier))
+                continue
+            if barrier is None:  # a release or init that may reach any mbarrier
+                steps.append((STOP, op, None))
+                plan.steps = tuple(steps)
+                return
+            if kind is EffectKind.MBARRIER_INIT:
+                count = self.root(effect.count, False) if effect.count is not None else None
+                steps.append((INIT, op, (barrier, count)))
+                continue
+            plain = kind in RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
+                and effect.multicast is None and single
+            steps.append((RELEASE if plain else OTHER, op, barrier))
+        plan.successors = self._next()
+        plan.steps = tuple(steps)
+
+    def _count_is_one(self, effect) -> bool:  # type: ignore[no-untyped-def]
+        return effect.count is None or self.root(effect.count, False) == 1
+
+    def _next(self) -> tuple[Plan, ...]:
+        chains, block, warp = self.chains, self.plan.block, self.warp
+        exits = chains.exits(block)
+        taken: list[tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], frozenset]] = []
+        if len(exits) == 2:  # an llvm.cond_br (Chains._successors_of)
+            cond = chains.condition(block)
+            # Fork on each unknown the condition meets until it is decided under every choice.
+            choices = [self.plan.inside]  # (a frozenset of self.assume)
+            while choices:
+                assume = choices.pop()
+                self.assume, self.memo = set(assume), {}
+                try:
+                    sense = self.root(cond, True)
+                except Fork as fork:
+                    choices.extend(assume | {(fork.condition, s)} for s in (True, False))
+                    continue
+                taken.append((exits[0 if sense else 1], assume))
+        elif exits:
+            taken.append((exits[0], self.plan.inside))
+        out = []
+        bit_of, entry = chains._fact_bit, self.plan.env
+        for (target, carried, live), assume in taken:
+            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]} if self.env else {}
+            if carried:  # evaluated under this edge's choices
+                self.assume, self.memo = set(assume), {}
+                for arg, value in carried:
+                    env[arg] = self.root(value, False)
+            if assume:
+                kept = [fact for fact in assume if live & bit_of.get(fact[0], -1)]
+                if len(kept) < len(assume):
+                    assume = frozenset(kept)
+            # The entry's env when the edge keeps it whole (no new frozenset to build and hash).
+            out.append(chains.entry(warp, target, entry if len(env) == len(entry) and not carried
+                                    else frozenset(env.items()), assume))
+        return tuple(out)

@@ -29,6 +29,12 @@ issues the warp's tcgen05 work), over the kernel's blocks:
   with n & 1 == P never returns (no one else can complete the phase): the path ends there.
   That is how the loop that a prologue-less run would enter (no commit before it) is cut.
 
+Each warp is run twice: first without the counts (which thread releases to and inits which
+mbarrier: the barriers that are counted follow from it), then, for the warps that issue async
+ops, with them. A block run's values (mbarrier addresses, branch choices, carried values) are
+the same in both and whatever the counts: they are computed once per warp and entry (block,
+carried values, assumptions) as a chain_values.Plan, which each run then steps through.
+
 What it proves: at each op, the async ops of the thread run on some path so far whose
 completion no observed wait has covered. An mma M of warp w is ordered before an op L of any
 warp when, for w's thread, M is never left uncovered at L on any path; the waits that count
@@ -50,31 +56,39 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from tmem_dialect.dialects.interfaces import TMEMEffect
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.passes.analysis.chain_values import Fork, RunValues, pure
+from tmem_dialect.passes.analysis.chain_values import (
+    ASYNC,
+    INIT,
+    OTHER,
+    RELEASE,
+    RELEASES,
+    STOP,
+    WAIT,
+    BlockRun,
+    Plan,
+    RunValues,
+    Unproven,
+    pure,
+)
 from tmem_dialect.passes.cfg import CFG
 from tmem_dialect.passes.threads import Uniformity
 from tmem_dialect.passes.values import Values, _is_election
 
-_ASYNC = frozenset({EffectKind.MMA, EffectKind.CP, EffectKind.SHIFT})
-_RELEASES = frozenset({EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE})
 _IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT})
 _STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
 _I1 = IntegerType(1)
-
-
-class _Unproven(Exception):
-    """The run cannot model something it met: no chain of this kernel is proven."""
+_NONE: frozenset = frozenset()
+_UNSET = object()  # a wait's parity not evaluated yet (None: it has none)
 
 
 class _State(NamedTuple):  # (a tuple: made and hashed once per block run, in C)
-    block: Block
-    env: frozenset[tuple[BlockArgument, object]]
+    entry: Plan
+    """The block, carried values and assumptions (interned: hashed by identity)."""
     counts: frozenset[tuple[object, int]]
     """Releases per mbarrier so far: n below 2, else 2 + n % 2 (all a parity wait can tell)."""
     pending: frozenset[tuple[object, frozenset[Operation]]]
     """Per released mbarrier: the async ops run since its last release."""
     uncovered: frozenset[Operation]
-    assume: frozenset[tuple[SSAValue, bool]]
 
 
 def _capped(n: int) -> int:
@@ -100,13 +114,21 @@ class Chains:
         self._homes: dict[SSAValue, Block | None] = {}
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._conditions: dict[Block, SSAValue] = {}
+        self._single_memo: dict[Block | None, bool] = {}
+        self._exit_memo: dict[Block, tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
+        self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (block, env, assume)
         try:
             self._run(function)
             self.ok = True
-        except (_Unproven, RecursionError):
+        except (Unproven, RecursionError):
             self._uncovered.clear()
+        finally:  # the queries do not read the plans; a loop links them in a cycle
+            for plans in self._plans.values():
+                for plan in plans.values():
+                    plan.successors = ()
+            self._plans.clear()
 
     # ---- queries ------------------------------------------------------------------------------
 
@@ -140,16 +162,17 @@ class Chains:
 
     def _run(self, function: Operation) -> None:
         blocks = list(function.regions[0].blocks) if function.regions else []
-        if not blocks or any(op.regions for op in self.values.ops if op is not function):
-            raise _Unproven
+        if not blocks:
+            raise Unproven
+        self._index_effects(function)
         self._incoming = self._edges(blocks)
-        mbarrier_ops = [op for op, e in self.effects.items() if e.mbarrier is not None or e.kind in _RELEASES
+        mbarrier_ops = [op for op, e in self.effects.items() if e.mbarrier is not None or e.kind in RELEASES
                         or e.kind is EffectKind.MBARRIER_INIT]
         if not any(self.effects[op].kind is EffectKind.COMMIT for op in mbarrier_ops):
-            raise _Unproven  # no commit, no chain
+            raise Unproven  # no commit, no chain
         self._tracked = self._slice(mbarrier_ops)
         if any(self.values.uniformity(a) is not Uniformity.CTA for a in self._tracked):
-            raise _Unproven
+            raise Unproven
         self._depends: dict[SSAValue, bool] = {}
         self._fact_bit: dict[SSAValue, int] = {}
         self._facts: list[SSAValue] = []  # by bit position
@@ -184,12 +207,12 @@ class Chains:
         unreached = [op for op in mbarrier_ops if op not in visited and self.effects[op].kind not in _IGNORED
                      and self.effects[op].kind is not EffectKind.MBARRIER_WAIT]
         if unreached:
-            raise _Unproven
+            raise Unproven
         # An mbarrier of a chain: init count 1, released by one warp's elected thread only.
         self._simple = {b: next(iter(ws)) for b, ws in releasers.items()
                         if len(ws) == 1 and inits.get(b) == {1} and b not in others}
         if not self._simple:
-            raise _Unproven
+            raise Unproven
         for warp in sorted(issuers):  # the warps whose elected thread issues mma/cp/shift
             self._explore(warp, blocks[0], {}, {}, set(), set(), proving=True)
 
@@ -219,29 +242,32 @@ class Chains:
         recompute those."""
         bit_of = self._fact_bit
         reads = self.reads
-        uses: dict[Block, int] = {}
-        defined: dict[Block, int] = {}
+        index = {block: i for i, block in enumerate(blocks)}  # (lists by index: Block.__hash__ is Python code)
+        uses: list[int] = []
         for block in blocks:
             used = 0
             for root in self._roots(block):
                 used |= reads(root)
-            uses[block] = used
+            uses.append(used)
+        defined = [0] * len(blocks)
         for value, bit in bit_of.items():
-            home = self.home(value)
+            home = index.get(self.home(value))  # type: ignore[arg-type]
             if home is not None:
-                defined[home] = defined.get(home, 0) | bit
-        live = dict(uses)
-        work = list(blocks)
+                defined[home] |= bit
+        successors = [[index[target] for target, _ in self._successors(block)] for block in blocks]
+        predecessors = [[index[source] for source, _ in self._incoming[block]] for block in blocks]
+        live = list(uses)
+        work = list(range(len(blocks)))
         while work:
-            block = work.pop()
+            i = work.pop()
             out = 0
-            for target, _ in self._successors(block):
-                out |= live[target]
-            found = uses[block] | (out & ~defined.get(block, 0))
-            if found != live[block]:
-                live[block] = found
-                work.extend(source for source, _ in self._incoming[block])
-        return live
+            for j in successors[i]:
+                out |= live[j]
+            found = uses[i] | (out & ~defined[i])
+            if found != live[i]:
+                live[i] = found
+                work.extend(predecessors[i])
+        return dict(zip(blocks, live))
 
     def reads(self, value: SSAValue) -> int:
         """The facts (bits of `_fact_bit`) int_of or truth of `value` may consult: `value` if it
@@ -277,20 +303,30 @@ class Chains:
         """The values the run evaluates in `block`: its effects' mbarrier operands, its branch
         condition and what it passes to carried block arguments."""
         roots = [v for _, e in self.block_effects(block) for v in (e.mbarrier, e.phase, e.count) if v is not None]
-        term = block.last_op
-        if isinstance(term, llvm.CondBrOp):
-            roots.append(term.cond)
-        for target, args in self._successors(block):
+        successors = self._successors(block)
+        if len(successors) == 2:  # an llvm.cond_br (_successors_of)
+            roots.append(self.condition(block))
+        for target, args in successors:
             roots.extend(v for arg, v in zip(target.args, args) if arg in self._tracked)
         return roots
 
+    def _index_effects(self, function: Operation) -> None:
+        """Per block, its ops with an effect in order, from one pass over the function's ops
+        (values.ops: in walk order), which also checks that none but `function` has a region.
+        The effects are looked up by the op's id: Operation.__hash__ is Python code (xdsl)."""
+        by_id = {id(op): e for op, e in self.effects.items()}
+        found: dict[Block, list[tuple[Operation, TMEMEffect]]] = {}
+        for op in self.values.ops:
+            if op.regions and op is not function:
+                raise Unproven
+            e = by_id.get(id(op))
+            if e is not None:
+                found.setdefault(op.parent, []).append((op, e))  # type: ignore[arg-type]
+        self._block_effects = {block: tuple(effects) for block, effects in found.items()}
+
     def block_effects(self, block: Block) -> tuple[tuple[Operation, TMEMEffect], ...]:
-        """The block's ops with an effect, in order (memoized)."""
-        found = self._block_effects.get(block)
-        if found is None:
-            found = self._block_effects[block] = tuple(
-                (op, e) for op in block.ops if (e := self.effects.get(op)) is not None)
-        return found
+        """The block's ops with an effect, in order (_index_effects)."""
+        return self._block_effects.get(block, ())
 
     def home(self, value: SSAValue) -> Block | None:
         """The block that defines `value` (memoized)."""
@@ -306,12 +342,23 @@ class Chains:
             found = self._successor_memo[block] = self._successors_of(block)
         return found
 
+    def exits(self, block: Block) -> tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]:
+        """Per successor of `block` (as _successors): the block, its carried arguments with the
+        values passed to them, and the facts live into it (memoized; after _liveness)."""
+        found = self._exit_memo.get(block)
+        if found is None:
+            tracked = self._tracked
+            found = self._exit_memo[block] = tuple(
+                (target, tuple((arg, v) for arg, v in zip(target.args, args) if arg in tracked), self._live_in[target])
+                for target, args in self._successors(block))
+        return found
+
     def condition(self, block: Block) -> SSAValue:
-        """The condition of the llvm.cond_br that ends `block` (memoized: an operand accessor
-        reads the op's segment sizes on every call)."""
+        """The condition of the llvm.cond_br that ends `block` (memoized by _successors_of)."""
         found = self._conditions.get(block)
         if found is None:
-            found = self._conditions[block] = block.last_op.cond  # type: ignore[union-attr]
+            self._successors(block)
+            found = self._conditions[block]
         return found
 
     def _successors_of(self, block: Block) -> list[tuple[Block, tuple[SSAValue, ...]]]:
@@ -319,9 +366,15 @@ class Chains:
         if isinstance(term, llvm.BrOp):
             return [(term.successors[0], tuple(term.operands))]
         if isinstance(term, llvm.CondBrOp):
-            return [(term.successors[0], tuple(term.then_arguments)), (term.successors[1], tuple(term.else_arguments))]
+            # As its operand accessors split the operands, reading the segment sizes once (each
+            # accessor decodes them).
+            sizes = term.properties["operandSegmentSizes"].get_values()  # type: ignore[attr-defined]
+            operands, then_end = tuple(term.operands), sizes[0] + sizes[1]
+            self._conditions[block] = operands[0]
+            return [(term.successors[0], operands[sizes[0]:then_end]),
+                    (term.successors[1], operands[then_end:then_end + sizes[2]])]
         if term is None or term.successors:
-            raise _Unproven  # a switch, or a terminator we do not know
+            raise Unproven  # a switch, or a terminator we do not know
         return []
 
     def _slice(self, ops: list[Operation]) -> set[BlockArgument]:
@@ -350,22 +403,102 @@ class Chains:
     def _explore(self, warp: int, entry: Block, releasers, inits, others, visited, proving: bool) -> bool:
         """Run warp `warp`'s elected thread from `entry` over every path; whether it issued
         an async op it alone issues."""
-        start = _State(entry, frozenset(), frozenset(), frozenset(), frozenset(), frozenset())
         seen: set[_State] = set()
-        stack = [start]
+        stack = [_State(self.entry(warp, entry, _NONE, _NONE), _NONE, _NONE, _NONE)]
         uncovered = self._uncovered.setdefault(warp, {}) if proving else {}
         tracked_ops = self._tracked_ops.setdefault(warp, set()) if proving else set()
         while stack:
             state = stack.pop()
-            if state in seen:
-                continue
+            n = len(seen)
             seen.add(state)
-            if len(seen) > _STATE_LIMIT:
-                raise _Unproven
-            run = _Thread(self, warp, state)
-            out = run.block(releasers, inits, others, visited, uncovered, tracked_ops, proving)
-            stack.extend(out)
+            if len(seen) == n:
+                continue
+            if n >= _STATE_LIMIT:
+                raise Unproven
+            # The counting run enters the entries of the first (with more counts): it shares their plans.
+            plan = state.entry
+            if plan.steps is None:
+                BlockRun(self, warp, plan).run()
+            if proving:
+                stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
+            else:
+                self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
+                # Only waits read the counts, and this run skips them: states differ by less.
+                stack.extend(_State(p, _NONE, _NONE, _NONE) for p in plan.successors)
         return bool(tracked_ops)
+
+    def entry(self, warp: int, block: Block, env: frozenset, assume: frozenset) -> Plan:
+        """The interned way into `block` with carried values `env` and assumptions `assume`."""
+        plans = self._plans.setdefault(warp, {})
+        key = (block, env, assume)
+        found = plans.get(key)
+        if found is None:
+            found = plans[key] = Plan(block, env, assume)
+        return found
+
+    def _record(self, plan: Plan, warp: int, releasers, inits, others, visited, tracked_ops) -> None:
+        """A block run of the first exploration: who releases to and inits which mbarrier."""
+        for what, op, barrier in plan.steps:
+            visited.add(op)
+            if what == ASYNC:
+                tracked_ops.add(op)
+            elif what == RELEASE:
+                releasers.setdefault(barrier, set()).add(warp)
+            elif what == OTHER:
+                others.add(barrier)
+            elif what == INIT:
+                inits.setdefault(barrier[0], set()).add(barrier[1])  # type: ignore[index]
+            elif what == STOP:
+                raise Unproven
+
+    def _prove(self, plan: Plan, state: _State, warp: int, uncovered, tracked_ops) -> list[_State]:
+        """A block run of the proving exploration: the state after it on each way out."""
+        counts, pending = dict(state.counts), dict(state.pending)
+        open_ops = state.uncovered
+        for what, op, barrier in plan.steps:
+            old = uncovered.get(op)  # (a new frozenset only when open_ops adds to it)
+            if old is None:
+                uncovered[op] = open_ops
+            elif not open_ops <= old:
+                uncovered[op] = old | open_ops
+            if what == ASYNC:
+                tracked_ops.add(op)
+                open_ops = open_ops | {op}
+                pending = {b: ops | {op} for b, ops in pending.items()}
+            elif what == WAIT:
+                step = self._wait(plan, op, warp, barrier, counts, pending, open_ops)
+                if step is None:
+                    return []  # the wait never returns on this path
+                open_ops = step
+            elif what == RELEASE:
+                if barrier in self._simple:
+                    self._release_barriers.setdefault(op, set()).add(barrier)
+                counts[barrier] = _capped(counts.get(barrier, 0) + 1)
+                pending[barrier] = _NONE
+            elif what == STOP:
+                raise Unproven
+        packed_counts, packed_pending = frozenset(counts.items()), frozenset(pending.items())
+        return [_State(p, packed_counts, packed_pending, open_ops) for p in plan.successors]
+
+    def _wait(self, plan: Plan, op: Operation, warp: int, barrier, counts, pending, open_ops) -> frozenset[Operation] | None:
+        """The uncovered async ops after a wait; None: it never returns."""
+        parity = plan.parities.get(op, _UNSET)
+        if parity is _UNSET:
+            phase = self.effects[op].phase
+            parity = plan.parities[op] = None if phase is None else \
+                RunValues(self, warp, dict(plan.env), set(plan.inside)).root(phase, False)
+        if self._simple.get(barrier) != warp or not isinstance(parity, int):
+            self._unexplained.add(op)  # another warp's barrier: its phases are not counted here
+            return open_ops
+        self._wait_barriers.setdefault(op, set()).add(barrier)
+        n = counts.get(barrier, 0)
+        if n & 1 == parity & 1:
+            return None  # its only releaser is this thread, stuck here
+        if n == 0 or not self._uniformly_reached(op):
+            self._unexplained.add(op)
+            return open_ops
+        self._observing.add(op)
+        return open_ops & pending.get(barrier, _NONE)
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -425,16 +558,17 @@ class Chains:
                 stack.extend(e.target for e in n.succs)
         return False
 
-    def single_thread(self, op: Operation) -> bool:
-        """`op` runs in one thread of its warp: its block is the taken side of a branch on
-        elect.sync's predicate (or a conjunction with it), as predicated PTX imports."""
-        block = op.parent_block()
-        preds = self._incoming.get(block, []) if block is not None else []
-        if len(preds) != 1:
-            return False
-        term = preds[0][0].last_op
-        return (isinstance(term, llvm.CondBrOp) and term.successors[0] is block
-                and term.successors[1] is not block and _elected(term.cond))
+    def single_thread(self, block: Block | None) -> bool:
+        """The ops of `block` run in one thread of its warp: it is the taken side of a branch on
+        elect.sync's predicate (or a conjunction with it), as predicated PTX imports (memoized)."""
+        found = self._single_memo.get(block)
+        if found is None:
+            preds = self._incoming.get(block, []) if block is not None else []
+            term = preds[0][0].last_op if len(preds) == 1 else None
+            found = self._single_memo[block] = (
+                isinstance(term, llvm.CondBrOp) and term.successors[0] is block
+                and term.successors[1] is not block and _elected(self.condition(preds[0][0])))
+        return found
 
 
 def _elected(condition: SSAValue) -> bool:
@@ -443,123 +577,3 @@ def _elected(condition: SSAValue) -> bool:
     owner = condition.owner
     return isinstance(owner, Operation) and owner.name in ("llvm.and", "arith.andi") and any(
         _elected(o) for o in owner.operands)
-
-
-class _Thread(RunValues):
-    """One step of the run: the state's block, executed for the elected thread of `warp`."""
-
-    def __init__(self, chains: Chains, warp: int, state: _State):
-        super().__init__(chains, warp, dict(state.env), set(state.assume))
-        self.state = state
-
-    # ---- one block ----------------------------------------------------------------------------
-
-    def block(self, releasers, inits, others, visited, uncovered, tracked_ops, proving: bool) -> list[_State]:
-        chains, state = self.chains, self.state
-        counts, pending = dict(state.counts), dict(state.pending)
-        open_ops = state.uncovered
-        # The block's values are computed again: choices made on them before no longer hold.
-        block, effects = state.block, chains.block_effects(state.block)
-        if self.assume:
-            home = chains.home
-            self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
-        for op, effect in effects:
-            if proving:
-                uncovered[op] = uncovered.get(op, frozenset()) | open_ops
-            visited.add(op)
-            kind = effect.kind
-            if kind in _ASYNC:
-                if not chains.single_thread(op):
-                    continue  # issued by more threads than the one we follow: not tracked
-                tracked_ops.add(op)
-                open_ops = open_ops | {op}
-                pending = {b: ops | {op} for b, ops in pending.items()}
-                continue
-            if effect.mbarrier is None or kind in _IGNORED:
-                continue
-            barrier = self.root(effect.mbarrier, False)
-            if kind is EffectKind.MBARRIER_WAIT:
-                if not proving or op.results:
-                    continue  # a test_wait's result says whether it observed anything
-                step = self._wait(op, effect, barrier, counts, pending, open_ops)
-                if step is None:
-                    return []  # the wait never returns on this path
-                open_ops = step
-                continue
-            if barrier is None:
-                raise _Unproven  # a release or init that may reach any mbarrier
-            if kind is EffectKind.MBARRIER_INIT:
-                count = self.root(effect.count, False) if effect.count is not None else None
-                inits.setdefault(barrier, set()).add(count)
-                continue
-            plain = kind in _RELEASES and (kind is EffectKind.COMMIT or self._count_is_one(effect)) \
-                and effect.multicast is None and chains.single_thread(op)
-            if not plain:
-                others.add(barrier)
-                continue
-            releasers.setdefault(barrier, set()).add(self.warp)
-            if proving and barrier in chains._simple:
-                chains._release_barriers.setdefault(op, set()).add(barrier)
-            counts[barrier] = _capped(counts.get(barrier, 0) + 1)
-            pending[barrier] = frozenset()
-        if not proving:  # only waits read these, and the first run skips them: states differ by less
-            return self._next({}, {}, frozenset())
-        return self._next(counts, pending, open_ops)
-
-    def _count_is_one(self, effect: TMEMEffect) -> bool:
-        return effect.count is None or self.root(effect.count, False) == 1
-
-    def _wait(self, op, effect, barrier, counts, pending, open_ops) -> frozenset[Operation] | None:
-        """The uncovered async ops after a wait; None: it never returns."""
-        chains = self.chains
-        parity = self.root(effect.phase, False) if effect.phase is not None else None
-        if chains._simple.get(barrier) != self.warp or not isinstance(parity, int):
-            chains._unexplained.add(op)  # another warp's barrier: its phases are not counted here
-            return open_ops
-        chains._wait_barriers.setdefault(op, set()).add(barrier)
-        n = counts.get(barrier, 0)
-        if n & 1 == parity & 1:
-            return None  # its only releaser is this thread, stuck here
-        if n == 0 or not chains._uniformly_reached(op):
-            chains._unexplained.add(op)
-            return open_ops
-        chains._observing.add(op)
-        return open_ops & pending.get(barrier, frozenset())
-
-    def _next(self, counts, pending, open_ops) -> list[_State]:
-        block = self.state.block
-        successors = self.chains._successors(block)
-        taken: list[tuple[Block, tuple[SSAValue, ...], frozenset]] = []
-        if len(successors) == 2:  # an llvm.cond_br (_successors_of)
-            cond = self.chains.condition(block)
-            # Fork on each unknown the condition meets until it is decided under every choice.
-            choices = [frozenset(self.assume)]
-            while choices:
-                assume = choices.pop()
-                self.assume, self.memo = set(assume), {}
-                try:
-                    sense = self.root(cond, True)
-                except Fork as fork:
-                    choices.extend(assume | {(fork.condition, s)} for s in (True, False))
-                    continue
-                taken.append((*successors[0 if sense else 1], assume))
-        elif successors:
-            taken.append((*successors[0], frozenset(self.assume)))
-        out = []
-        packed_counts, packed_pending = frozenset(counts.items()), frozenset(pending.items())
-        chains = self.chains
-        tracked, bit_of = chains._tracked, chains._fact_bit
-        for target, args, assume in taken:
-            live = chains._live_in[target]
-            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]}
-            carried = [(arg, value) for arg, value in zip(target.args, args) if arg in tracked]
-            if carried:  # evaluated under this edge's choices
-                self.assume, self.memo = set(assume), {}
-                for arg, value in carried:
-                    env[arg] = self.root(value, False)
-            if assume:
-                assume = frozenset(fact for fact in assume if live & bit_of.get(fact[0], -1))
-            out.append(_State(target, frozenset(env.items()), packed_counts,
-                              packed_pending, open_ops, assume))
-        return out
-

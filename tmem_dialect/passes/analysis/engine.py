@@ -77,8 +77,12 @@ class Engine:
         self._trackable: dict[SSAValue, bool] = {}
         self._compatible_memo: dict[tuple[frozenset, frozenset], bool] = {}
         self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
-        self.effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
-        self.effects.update((op, TMEMEffect(EffectKind.BARRIER)) for op in self.ops if cluster_barrier_wait(op))
+        self.tmem_effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
+        """The ops' own TMEM effects, in op order (`effects` adds what the analysis treats as one)."""
+        self.effects = self.tmem_effects | {  # (the name test first: no call per op)
+            op: TMEMEffect(EffectKind.BARRIER)
+            for op in self.ops if op.name == "nvvm.cluster.wait" and cluster_barrier_wait(op)
+        }
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
@@ -90,6 +94,8 @@ class Engine:
             i.kind in (EffectKind.COMMIT, EffectKind.MBARRIER_ARRIVE) for i in self.info_of.values()
         )
         self._partners: dict[Operation, tuple[Operation, ...]] = {}
+        self._barrier_ids: dict[Operation, int | None] = {}
+        self._thread_counts: dict[Operation, int | None] = {}
         self._interval_labels: dict[Operation, Operation] = {}
         self._arrivals: dict[Operation, WarpStates] = {}
         self._reachable: dict[Node, set[Node]] = {}
@@ -153,11 +159,12 @@ class Engine:
         ld_results: dict[SSAValue, Operation] = {}
         anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
         # Source order (not graph order): "earlier" in a report means earlier in the text.
-        position = {op: i for i, op in enumerate(self.ops)}
+        # (By id: an op's hash is a Python-level call, and this maps every op of the function.)
+        position = {id(op): i for i, op in enumerate(self.ops)}
         for node in self.cfg.nodes:
             infos: list[OpInfo] = []
             for op in node.ops:
-                index = position[op]
+                index = position[id(op)]
                 info = self._info(op, index, ld_results)
                 if info is None and op in anchors:
                     info = OpInfo(op, index, Category.ANCHOR)
@@ -193,7 +200,7 @@ class Engine:
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
             return info
-        if is_a(op, (llvm.LoadOp, memref.LoadOp)):
+        if self.values.slots and is_a(op, (llvm.LoadOp, memref.LoadOp)):
             key = slot_key(op.operands[0])
             if key is not None and key in self.values.slots:
                 info = OpInfo(op, index, Category.SLOT_READ)
@@ -241,7 +248,11 @@ class Engine:
             if info.kind is not None and is_handoff(info.kind):
                 state = self._barrier(info, state)
             else:
-                state = canonical([(self._step(info, local, mask), mask) for local, mask in state])
+                stepped = [(self._step(info, local, mask), mask) for local, mask in state]
+                # An op that leaves every warp state as it was (most non-TMEM ops, a wait with
+                # nothing to retire) leaves the state canonical as it was.
+                if any(new is not old for (new, _), (old, _) in zip(stepped, state)):
+                    state = canonical(stepped)
             after = self.fixes_after.get(info.op)
             if after:
                 state = self._apply(after, state)
@@ -289,6 +300,7 @@ class Engine:
         outcome = self._assumption(edge)
         loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
         once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
+        markers: tuple[tuple[str, Loop, object], ...] | None = None  # (made once, when first needed)
         out = []
         for local, mask in state:
             m = mask & allowed
@@ -306,8 +318,10 @@ class Engine:
                 local = self._one_trip_step(edge, local, loop_of_test, once)  # type: ignore[arg-type]
                 if local is None:
                     continue
-            for loop in self._exits(edge) if self._tracks_releases else ():
-                marker = ("after", loop, self._loop_key(loop))
+            if markers is None:
+                exits = self._exits(edge) if self._tracks_releases else ()
+                markers = tuple(("after", loop, self._loop_key(loop)) for loop in exits)
+            for marker in markers:
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})
             out.append((local, m))

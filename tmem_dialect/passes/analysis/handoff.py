@@ -104,12 +104,22 @@ class HandoffRules:
                 warps | all_warps,
                 parents | {self._interval_of(e) for local, _ in meeting for e in local.epoch},
             )
+        participants = self._participants(barrier, state, meeting)
+        # What a warp learns depends only on which participants its path is compatible with:
+        # states with the same answer (usually all of them) share one CtaFacts.
+        shared: dict[tuple[bool, ...], CtaFacts] = {}
+        everyone = (True,) * len(participants)  # (a path without assumptions excludes none)
         out = []
         for local, mask in state:
-            cta = CtaFacts()
-            for other, other_mask, at in self._participants(barrier, state, meeting):
-                if other is local or self._compatible(local, other):
-                    cta.add(other, other_mask, at)
+            seen = everyone if not local.assume else tuple(
+                other is local or self._compatible(local, other) for other, _, _ in participants
+            )
+            cta = shared.get(seen)
+            if cta is None:
+                cta = shared[seen] = CtaFacts()
+                for (other, other_mask, at), compatible in zip(participants, seen):
+                    if compatible:
+                        cta.add(other, other_mask, at)
             escaped = []
             for access in local.outstanding:
                 if self._report:
@@ -199,16 +209,25 @@ class HandoffRules:
         """Two barrier ops may be one instance only with one thread count (PTX ISA barrier{.cta}:
         "Different warps may execute different forms of the barrier{.cta} instruction using the
         same barrier name and thread count"); a count not known statically may be either."""
-        def count(op: Operation) -> int | None:
-            if getattr(op, "numberOfThreads", None) is None:
-                return self.space.nthreads if self.space.declared else None
-            return self._barrier_count(op)
-
-        first, second = count(a), count(b)
+        first, second = self._thread_count(a), self._thread_count(b)
         return first is None or second is None or first == second
 
+    def _thread_count(self, op: Operation) -> int | None:
+        """The threads a barrier op waits for (the CTA's without a count), if known statically;
+        memoized as `_barrier_id` is, for the same pairwise comparisons."""
+        if op not in self._thread_counts:
+            if getattr(op, "numberOfThreads", None) is None:
+                self._thread_counts[op] = self.space.nthreads if self.space.declared else None
+            else:
+                self._thread_counts[op] = self._barrier_count(op)
+        return self._thread_counts[op]
+
     def _barrier_id(self, barrier: Operation) -> int | None:
-        return barrier_id(barrier, self.values)
+        # (Memoized: finding partners compares each barrier's id with every other's, and reading
+        # an optional operand is slow in xDSL.)
+        if barrier not in self._barrier_ids:
+            self._barrier_ids[barrier] = barrier_id(barrier, self.values)
+        return self._barrier_ids[barrier]
 
     def _reaches(self, source: Node, target: Node) -> bool:
         seen = self._reachable.get(source)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 
 from xdsl.ir import Operation, SSAValue
 
@@ -176,19 +177,31 @@ class CtaFacts:
                 self.unfenced, self.unfenced_at = earliest, at
         if local.work is not None:
             self.work_warps |= mask
-        self.slots |= local.slots
-        self.live |= local.own_live | local.known_live
-        self.freed |= local.freed
-        self.smallest = smaller_alloc(self.smallest, local.min_alloc)
-        self.relinquished = first(self.relinquished, local.relinquished)
-        self.acquired |= local.acquired
+        # (A union copies the set even when it adds nothing; these are mostly empty.)
+        if local.slots:
+            self.slots |= local.slots
+        if local.own_live or local.known_live:
+            self.live |= local.own_live | local.known_live
+        if local.freed:
+            self.freed |= local.freed
+        if local.min_alloc is not None:
+            self.smallest = smaller_alloc(self.smallest, local.min_alloc)
+        if local.relinquished is not None:
+            self.relinquished = first(self.relinquished, local.relinquished)
+        if local.acquired:
+            self.acquired |= local.acquired
 
 
 def canonical(pairs: Iterable[tuple[Local, int]]) -> WarpStates:
     merged: dict[Local, int] = {}
     for local, mask in pairs:
         merged[local] = merged.get(local, 0) | mask
-    return tuple(sorted(merged.items(), key=lambda kv: kv[1]))
+    if len(merged) < 2:
+        return tuple(merged.items())
+    return tuple(sorted(merged.items(), key=_MASK))
+
+
+_MASK = itemgetter(1)  # (a stable sort by mask; itemgetter runs in C)
 
 
 def join_states(a: WarpStates, b: WarpStates) -> WarpStates:
@@ -218,10 +231,7 @@ def _normalize(state: WarpStates) -> WarpStates:
             by_assumption.setdefault(local.assume, []).append((local, mask))
         merged: list[tuple[Local, int]] = []
         for group in by_assumption.values():
-            acc: WarpStates = ()
-            for entry in group:
-                acc = _join_disjoint(acc, (entry,))
-            merged.extend(acc)
+            merged.extend(_join_each(group))
         by_core: dict[tuple[object, ...], list[tuple[Local, int]]] = {}
         for local, mask in merged:
             by_core.setdefault(local.core, []).append((local, mask))
@@ -243,8 +253,14 @@ def _normalize(state: WarpStates) -> WarpStates:
 
 def _collapse(state: WarpStates) -> WarpStates:
     """One state per warp again (their join): bounds the number of path states."""
-    acc: WarpStates = ()
-    for entry in state:
+    return _join_each(state)
+
+
+def _join_each(entries: WarpStates | list[tuple[Local, int]]) -> WarpStates:
+    """The entries joined one after the other, warp by warp."""
+    local, mask = entries[0]
+    acc: WarpStates = ((local, mask),) if mask else ()  # (what joining it to nothing gives)
+    for entry in entries[1:]:
         acc = _join_disjoint(acc, (entry,))
     return acc
 
