@@ -9,7 +9,7 @@ from tmem_dialect.frontend.lexer import Kind, Source, tokenize
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
-    return [(t.kind.name, t.text, t.start) for t in tokenize(Source(text, "k.ptx"))]
+    return [(kind.name, text, start) for kind, text, start in zip(*tokenize(Source(text, "k.ptx")))]
 
 
 def _error(text: str) -> tuple[str, int, int]:
@@ -33,9 +33,10 @@ def test_every_kind_with_its_offset() -> None:
 
 @pytest.mark.parametrize("text", ["", "   \n", "// only a comment", "/* only */", "x", "x  \n\t// end"])
 def test_one_eof_token_at_the_end(text: str) -> None:
-    tokens = tokenize(Source(text, "k.ptx"))
-    assert [t.kind for t in tokens].count(Kind.EOF) == 1
-    assert tokens[-1].kind is Kind.EOF and tokens[-1].text == "" and tokens[-1].start == len(text)
+    kinds, texts, starts = tokenize(Source(text, "k.ptx"))
+    assert len(kinds) == len(texts) == len(starts)
+    assert kinds.count(Kind.EOF) == 1
+    assert kinds[-1] is Kind.EOF and texts[-1] == "" and starts[-1] == len(text)
 
 
 @pytest.mark.parametrize(("text", "error"), [

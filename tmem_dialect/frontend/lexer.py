@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from enum import Enum
+from operator import attrgetter
 from typing import NamedTuple
 
 from tmem_dialect.diagnostics import Diagnostic, DiagnosticError, Severity, SourceLocation
@@ -19,25 +20,31 @@ class Kind(Enum):
     EOF = "end of file"
 
 
-class Token(NamedTuple):  # (a tuple: a file has a token per few bytes, and tuples are cheap to make)
-    kind: Kind
-    text: str
-    start: int
+class Tokens(NamedTuple):
+    """A file's tokens as three parallel lists (the i-th token is kinds[i], texts[i], starts[i]).
+
+    Lists, not a tuple per token: a file has a token per few bytes, and a NamedTuple per token
+    costs a Python-level constructor and a garbage-collected instance each, which was the
+    largest part of the lexer's time. The lists are filled by C-level maps over the matches."""
+
+    kinds: list[Kind]
+    texts: list[str]  # (only the end's text is empty)
+    starts: list[int]  # offsets in the text
 
 
 # Each alternative consumes at least one character and none can backtrack over more than its
 # own token, so the scan is linear. Whitespace and comments are skipped by the match of the token
 # that follows them (one match per token); `\Z` matches what is left at the end of the text.
-_SKIP = r"(?:[ \t\r\n\f\v]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)"
-_SKIPPED = re.compile(_SKIP + "*")
-# In the token pattern each skipped item is maximal (a run of blanks ends before a non-blank, a
-# line comment at the line's end, a block comment at its first `*/`): a run of skipped text has
-# one split into items, so a failed match backtracks over it once, not over its 2^n splits (which
-# `[ ...]+` repeated would try for n blanks before a bad character). A token's first character
-# decides its alternative (a float before an int: both start with a digit), so they are tried
-# most frequent first.
+_BLANKS = r"[ \t\r\n\f\v]*"
+_SKIPPED = re.compile(_BLANKS + r"(?:(?://[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)" + _BLANKS + ")*")
+# In the token pattern a run of blanks is one greedy repetition of a character class (the
+# engine's cheapest loop: most tokens follow blanks and no comment), and each comment is maximal
+# (a line comment ends at the line's end, a block comment at its first `*/`): when a match fails,
+# each blank and comment is given back once, not in each of its 2^n splits into items. A token's
+# first character decides its alternative (a float before an int: both start with a digit), so
+# they are tried most frequent first.
 _TOKEN = re.compile(
-    r"""(?:[ \t\r\n\f\v]+(?![ \t\r\n\f\v])|//[^\n]*(?![^\n])|/\*(?:[^*]|\*(?!/))*\*/)*
+    _BLANKS + r"""(?:(?://[^\n]*(?![^\n])|/\*(?:[^*]|\*(?!/))*\*/)""" + _BLANKS + r""")*
     (?:
     (?P<name>[%.]?[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
   | (?P<punct>[,;:{}\[\]()<>+\-!@=|*])
@@ -54,6 +61,7 @@ _KINDS = {"float": Kind.FLOAT, "int": Kind.INT, "name": Kind.NAME, "string": Kin
 # By group number: a match's lastindex is its token's group (the only group it matched), and
 # reading a match by number is cheaper than by name.
 _KIND_OF_GROUP = [None, *(_KINDS[name] for name, _ in sorted(_TOKEN.groupindex.items(), key=lambda g: g[1]))]
+_GROUP = attrgetter("lastindex")
 
 
 class Source:
@@ -77,20 +85,22 @@ class Source:
         return Diagnostic(Severity.ERROR, message, self.location(offset))
 
 
-def tokenize(source: Source) -> list[Token]:
+def tokenize(source: Source) -> Tokens:
     """All tokens of the source, ending with an EOF token; DiagnosticError at the first bad character."""
     text = source.text
-    new = tuple.__new__  # (Token's own __new__ is a Python-level call: one per token)
-    kinds = _KIND_OF_GROUP
     # A scanner matches at the end of the previous match only (finditer would search on past a
     # character no token matches, in time quadratic in a run of blanks after it), until one fails.
-    tokens = [new(Token, (kinds[g := m.lastindex], m.group(g), m.start(g)))  # type: ignore[index]
-              for m in iter(_TOKEN.scanner(text).match, None)]
-    if tokens and tokens[-1].kind is Kind.EOF:
-        if len(tokens) > 1 and tokens[-2].kind is Kind.EOF:
-            tokens.pop()  # (after a match that skipped to the end, the end matches once more, empty)
-        return tokens
-    pos = tokens[-1].start + len(tokens[-1].text) if tokens else 0  # where the failed match began
+    matches = list(iter(_TOKEN.scanner(text).match, None))
+    groups = list(map(_GROUP, matches))
+    kinds = list(map(_KIND_OF_GROUP.__getitem__, groups))
+    texts = list(map(re.Match.group, matches, groups))
+    starts = list(map(re.Match.start, matches, groups))
+    if kinds and kinds[-1] is Kind.EOF:
+        if len(kinds) > 1 and kinds[-2] is Kind.EOF:
+            # (after a match that skipped to the end, the end matches once more, empty)
+            kinds.pop(), texts.pop(), starts.pop()
+        return Tokens(kinds, texts, starts)
+    pos = starts[-1] + len(texts[-1]) if kinds else 0  # where the failed match began
     pos = _SKIPPED.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
     if text.startswith("/*", pos):
         raise DiagnosticError([source.error(pos, "unterminated /* comment")])
