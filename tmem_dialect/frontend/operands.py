@@ -136,18 +136,23 @@ class InstructionReader(TokenReader):
             self.call_operands(scope, ins)
         elif texts[self.i] != ";":
             operands = ins.operands
-            local = scope.vars
+            kinds, local = self.kinds, scope.vars
             while True:
-                # A register of this scope, the most frequent operand, is read here rather than by
-                # `operand` (one call fewer per operand): it is what `operand` would find first. A
-                # declared name is never the end's empty text; `_` (the sink) and registers named
-                # without `%` are left to `operand`.
-                text = texts[self.i]
+                # The most frequent operands, a register of this scope and a plain integer, are read
+                # here rather than by `operand` (one call or two fewer per operand), as it reads
+                # them: a register of this scope is what its lookup finds first. A declared name is
+                # never the end's empty text; `_` (the sink) and registers named without `%` are
+                # left to `operand`.
+                i = self.i
+                text = texts[i]
                 var = local.get(text)
                 if var is not None and text[0] == "%":
-                    self.i += 1
+                    self.i = i + 1
                     var.mentions += 1
                     operands.append(Reg(var))
+                elif kinds[i] is INT:
+                    self.i = i + 1
+                    operands.append(Imm(parse_int(text), text))
                 else:
                     operands.append(self.operand(scope))
                 punct = texts[self.i]
@@ -228,22 +233,38 @@ class InstructionReader(TokenReader):
 
     def address(self, scope: _Scope) -> Address:
         """`[base]`, `[base+offset]`, `[base-offset]`, `[tensor map, {coordinates}]`."""
+        texts, kinds = self.texts, self.kinds
         opening = self.i
-        self.i += 1
+        i = opening + 1
+        text = texts[i]
         base: Reg | Symbol | Imm
-        if self.kinds[self.i] is INT:
-            base = self.immediate()
+        var = scope.vars.get(text)
+        if var is not None and text[0] == "%":  # (a register of this scope, as name_operand reads it)
+            i += 1
+            var.mentions += 1
+            base = Reg(var)
         else:
-            base = self.name_operand(scope)  # type: ignore[assignment]
-            if not isinstance(base, (Reg, Symbol)):
-                raise self.error("expected a register or a variable in an address", opening)
+            self.i = i
+            if kinds[i] is INT:
+                base = self.immediate()
+            else:
+                base = self.name_operand(scope)  # type: ignore[assignment]
+                if not isinstance(base, (Reg, Symbol)):
+                    raise self.error("expected a register or a variable in an address", opening)
+            i = self.i
         offset = 0
-        punct = self.texts[self.i]
-        if punct == "+":
-            self.i += 1
+        punct = texts[i]
+        if punct == "+" and kinds[i + 1] is INT:  # (as `integer` reads an unsigned offset)
+            offset = parse_int(texts[i + 1])
+            i += 2
+        elif punct == "+" or punct == "-":
+            self.i = i + 1 if punct == "+" else i  # (`integer` reads the sign '-')
             offset = self.integer("an address offset")
-        elif punct == "-":
-            offset = self.integer("an address offset")
+            i = self.i
+        if texts[i] == "]":  # (the usual end, read as `expect` does)
+            self.i = i + 1
+            return Address(base, offset)
+        self.i = i
         coordinates = None
         if self.accept(","):
             if self.texts[self.i] != "{":
@@ -274,7 +295,10 @@ class InstructionReader(TokenReader):
             if texts[self.i] != ",":
                 break
             self.i += 1
-        self.expect("}", "to close the vector operand")
+        if texts[self.i] == "}":  # (expect's test, inline)
+            self.i += 1
+        else:
+            self.expect("}", "to close the vector operand")
         return VectorOperand(elements)
 
     def name_operand(self, scope: _Scope) -> Operand:
@@ -318,6 +342,8 @@ class InstructionReader(TokenReader):
 
 
 def parse_int(text: str) -> int:
+    if text.isdigit() and text[0] != "0":  # (the most frequent: decimal, no suffix)
+        return int(text)
     text = text.rstrip("U")
     if text.startswith(("0x", "0X")):
         return int(text[2:], 16)

@@ -236,9 +236,12 @@ class Parser(InstructionReader):
                     scope.vars[p.name] = p.register
         kinds, texts = self.kinds, self.texts
         body = fn.body
-        while not self.accept("}"):
+        while True:
             i = self.i
             text = texts[i]
+            if text == "}":  # (accept's test, inline: once per statement)
+                self.i = i + 1
+                return
             # (most statements: an instruction, which is the last case below; tested first)
             if kinds[i] is NAME and text[0] != "." and text[0] != "%" and texts[i + 1] != ":":
                 body.append(self.instruction(scope))
