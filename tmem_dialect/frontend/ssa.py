@@ -144,7 +144,8 @@ class SSABuilder:
             here = self.intervals.get(block)
             # (the same block: the write came first, blocks are filled in order)
             if here is not None and start <= here[0] and here[1] <= end:
-                return self.resolve(value)
+                # (resolve(), inlined for a value no removed phi stands for: most are op results)
+                return value if id(value) not in self.replaced else self.resolve(value)
         value = self._lookup(block, var)
         if self.pending:  # (most reads place no phi: nothing to drain)
             self._drain()
