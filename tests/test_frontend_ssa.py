@@ -105,13 +105,16 @@ def test_a_definition_that_does_not_dominate_the_read_gets_a_phi(monkeypatch: py
 
 def _without_merge_shortcut(monkeypatch: pytest.MonkeyPatch, read) -> str:  # type: ignore[no-untyped-def]
     with monkeypatch.context() as m:
-        m.setattr(ssa, "_is_diamond", lambda merge, guard, guarded: False)  # (every merge block places its phi)
+        # (every merge block then places its phi)
+        m.setattr(ssa, "_is_diamond", lambda merge, guard, guarded: False)
         return read()
 
 
 @pytest.mark.parametrize("general", [False, True], ids=["fast", "general"])
 @pytest.mark.parametrize("name", PTX_FILES)
-def test_the_merge_shortcut_builds_what_the_phis_build(name: str, general: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_merge_shortcut_builds_what_the_phis_build(
+    name: str, general: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A read in a guarded instruction's merge block, of a register the guarded block does not
     write, is the guard block's value (ssa.py): the same IR as with the (trivial) phi there."""
     text = (CORPUS / name).read_text()

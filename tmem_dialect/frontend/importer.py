@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -92,7 +93,10 @@ class ModuleImporter:
         found = self._locations.get(offset)
         if found is None:
             line, column = self.source.line_column(offset)
-            found = self._locations[offset] = checked_location(self.filename, self.number(line), self.number(column))
+            column_attr = self._numbers.get(column)  # (number(), inlined: most columns recur)
+            if column_attr is None:
+                column_attr = self.number(column)
+            found = self._locations[offset] = checked_location(self.filename, self.number(line), column_attr)
         return found
 
     def number(self, n: int) -> IntAttr:
@@ -168,6 +172,18 @@ def _default_properties(cls: type[Operation], operands: list[SSAValue], result_t
     return dict(op.properties)
 
 
+@cache
+def _position(index: int) -> dict[str, Attribute]:
+    """The properties of `llvm.extractvalue %s[index]` (by index: T.dense_array hashes a type)."""
+    return {"position": T.dense_array(i64, (index,))}
+
+
+@cache
+def _segment_sizes(then_count: int, else_count: int) -> dict[str, Attribute]:
+    """The properties of a cond_br with these numbers of block arguments."""
+    return {"operandSegmentSizes": T.dense_array(i32, (1, then_count, else_count))}
+
+
 class FunctionImporter:
     """The state instruction handlers work on: the current block, SSA reads and writes, op insertion."""
 
@@ -182,7 +198,8 @@ class FunctionImporter:
         self.location_of_located: FileLineColLoc | None = None
         self.constants: dict[tuple[Attribute, object], SSAValue] = {}
         self.undefs: dict[Attribute, SSAValue] = {}
-        self.casts: dict[tuple[type[Operation], SSAValue, Attribute], SSAValue] = {}  # of the current block (build)
+        # The current block's casts (build), by class and id(operand): [(result type, result), ...]
+        self.casts: dict[tuple[type[Operation], int], list[tuple[Attribute, SSAValue]]] = {}
         self.param_values: dict[str, SSAValue] = {}
         self.field_values: dict[tuple[str, int], SSAValue] = {}  # byval parameters' fields, by offset
         self.params: dict[str, Param] = {p.name: p for p in fn.params}
@@ -348,8 +365,8 @@ class FunctionImporter:
             if end[1].negated:
                 then_edge, else_edge = else_edge, then_edge
             then_args, else_args = SSABuilder.edge_arguments(then_edge), SSABuilder.edge_arguments(else_edge)
-            segments = T.dense_array(i32, (1, len(then_args), len(else_args)))
-            op = new_op(llvm.CondBrOp, [cond, *then_args, *else_args], (), {"operandSegmentSizes": segments},
+            segments = _segment_sizes(len(then_args), len(else_args))
+            op = new_op(llvm.CondBrOp, [cond, *then_args, *else_args], (), segments,
                         location, [then_edge.target.block, else_edge.target.block])
         else:
             op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
@@ -392,11 +409,18 @@ class FunctionImporter:
         has cast the same way already is that cast (PTX reads a register as its address or as a
         wider operand at every use: one op per register and type in a block, not one per use)."""
         if cls in _CASTS:
-            key = (cls, operands[0], result_type)
-            found = self.casts.get(key)
-            if found is None:
-                found = self.casts[key] = self._build(cls, operands, result_type, properties)
-            return found
+            # By id(): hashing a value and a type are Python calls (5 for a pointer type). The
+            # operand's id stays its own while the entry lives: the cast kept there uses it.
+            key = (cls, id(operands[0]))
+            casts = self.casts.get(key)
+            if casts is None:
+                casts = self.casts[key] = []
+            for t, cast in casts:
+                if t is result_type or t == result_type:
+                    return cast
+            cast = self._build(cls, operands, result_type, properties)
+            casts.append((result_type, cast))
+            return cast
         return self._build(cls, operands, result_type, properties)
 
     def _build(self, cls: type[Operation], operands: list[SSAValue], result_type: Attribute,
@@ -410,8 +434,7 @@ class FunctionImporter:
 
     def extract_value(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
         """`llvm.extractvalue` of field `index` (of type `t`) of a struct."""
-        position = T.dense_array(i64, (index,))
-        (result,) = self.create(llvm.ExtractValueOp, [aggregate], [t], {"position": position}).results
+        (result,) = self.create(llvm.ExtractValueOp, [aggregate], [t], _position(index)).results
         return result
 
     def int_to_pointer(self, value: SSAValue, t: Attribute) -> SSAValue:

@@ -219,6 +219,9 @@ def st(ctx: FunctionImporter, ins: Instruction) -> None:
     t = T.storage_type(ptype)
     ptr = ctx.address(a, space)
     size = T.bits(t) // 8
+    if vector == 1 and not isinstance(s, VectorOperand):  # (most stores: without _elements' list)
+        store(ctx, ctx.read(s, t), ptr, size, volatile)
+        return
     values = [ctx.read(e, t) if e is not None else ctx.undefined(t) for e in _elements(s, vector)]
     if vector == 1:
         store(ctx, values[0], ptr, size, volatile)

@@ -234,7 +234,8 @@ class SSABuilder:
             if not target.sealed and all(e.source.filled for e in target.in_edges):
                 target.sealed = True
                 self.pending.extend(target.phis)
-        self._drain()
+        if self.pending:
+            self._drain()
 
     def finish(self) -> None:
         """Remove trivial phis (a worklist: removing one revisits the phis that read it), then make
