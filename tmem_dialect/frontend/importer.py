@@ -247,13 +247,14 @@ class FunctionImporter:
         registers = {p.name: p.register for p in fn.params if p.register is not None}
         wanted = [registers[name] for name in self.module.options.return_registers if name in registers]
         self.returned: list[SSAValue] = []
+        handler_of = instructions.HANDLER_OF  # (instructions.translate's table, read in the loop)
         for bb in self.blocks:
             self.current = bb
             self.casts = {}
             for ins in bb.instructions:
                 self.ins = ins
                 try:
-                    instructions.translate(self, ins)
+                    handler_of[ins.opcode](self, ins)
                 except Unmodelled as e:
                     if self.module.options.allow_unmodelled:
                         self.module.warning(ins.start, f"{e}; treated as an opaque op (verification only)")
