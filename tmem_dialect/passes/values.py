@@ -20,11 +20,11 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tmem_dialect import integers, isa
 from tmem_dialect.conventions import GENERIC_ADDRESS_SPACE, SHARED_ADDRESS_SPACE, pointer_address_space
-from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, has_tmem_effect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.op_types import is_a
+from tmem_dialect.op_types import OpIndex, is_a, walk_ops
 from tmem_dialect.passes.block_values import BlockArgumentValues, one_trip_pinned
 from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.cfg import CFG, Loop
@@ -66,12 +66,13 @@ class Values(BlockArgumentValues):
         slots: set[object],
         effects: dict[Operation, TMEMEffect] | None = None,
         known: dict[SSAValue, Form] | None = None,
-        ops: list[Operation] | None = None,
+        index: OpIndex | None = None,
     ):
         self.function = function
-        self.ops = list(function.walk()) if ops is None else ops  # walked once, read by every round
+        self.op_index = OpIndex(walk_ops(function)) if index is None else index  # walked once, read by every round
+        self.ops = self.op_index.ops
         self.effects = effects if effects is not None else {
-            op: e for op in self.ops if (e := tmem_effect(op)) is not None
+            op: e for op in self.op_index.where(has_tmem_effect) if (e := tmem_effect(op)) is not None
         }
         self.cfg = cfg
         self.space = space
@@ -250,9 +251,7 @@ class Values(BlockArgumentValues):
         self._splits.clear()
 
     def _loop_carried(self) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
-        for op in self.ops:
-            if not is_a(op, _SCF_LOOPS):
-                continue
+        for op in self.op_index.of(_SCF_LOOPS):
             if is_a(op, scf.ForOp):
                 yield_op = op.body.block.last_op
                 if yield_op is not None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from itertools import count
+
 from xdsl.dialects import llvm, memref
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.diagnostics import Diagnostic
-from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, has_tmem_effect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.memory_model import EffectKind, Requirement, Rule, is_handoff
-from tmem_dialect.op_types import is_a
+from tmem_dialect.op_types import OpIndex, is_a, walk_ops
 from tmem_dialect.passes.analysis.ops import Action, Category, Findings, OpInfo, Options
 from tmem_dialect.passes.analysis.state import (
     Access,
@@ -33,6 +35,9 @@ from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.threads import ThreadSpace, Uniformity
 from tmem_dialect.passes.values import Values, slot_key
+
+
+_SLOT_LOADS = (llvm.LoadOp, memref.LoadOp)
 
 
 def cluster_barrier_wait(op: Operation) -> bool:
@@ -64,7 +69,7 @@ class Engine:
     """The fixpoint over one function; rule families supply the transfer of each op."""
 
     def __init__(self, function: Operation, options: Options, known: dict[SSAValue, Form] | None = None,
-                 ops: list[Operation] | None = None):
+                 index: OpIndex | None = None):
         # Interned states and memos are per analysis (they are keyed by object identity).
         self.states = StateTable()
         self.function = function
@@ -76,17 +81,21 @@ class Engine:
         self._waits_in: dict[Loop, set[EffectKind]] = {}
         self._trackable: dict[SSAValue, bool] = {}
         self._compatible_memo: dict[tuple[frozenset, frozenset], bool] = {}
-        self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
-        self.tmem_effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
+        # (`index`: the function's walk, when the caller has it.)
+        self.op_index = OpIndex(walk_ops(function)) if index is None else index
+        self.ops = self.op_index.ops
+        self.tmem_effects = {
+            op: e for op in self.op_index.where(has_tmem_effect) if (e := tmem_effect(op)) is not None
+        }
         """The ops' own TMEM effects, in op order (`effects` adds what the analysis treats as one)."""
-        self.effects = self.tmem_effects | {  # (the name test first: no call per op)
+        self.effects = self.tmem_effects | {
             op: TMEMEffect(EffectKind.BARRIER)
-            for op in self.ops if op.name == "nvvm.cluster.wait" and cluster_barrier_wait(op)
+            for op in self.op_index.named(lambda name: name == "nvvm.cluster.wait") if cluster_barrier_wait(op)
         }
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
-        self.values = Values(function, self.cfg, self.space, slots, self.effects, known, self.ops)
+        self.values = Values(function, self.cfg, self.space, slots, self.effects, known, self.op_index)
         self._build_infos()
         self._barriers = [i for i in self.info_of.values() if i.kind is not None and is_handoff(i.kind)]
         # Only kernels that release TMEM through mbarriers pay for tracking what each warp issued.
@@ -160,10 +169,20 @@ class Engine:
         anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
         # Source order (not graph order): "earlier" in a report means earlier in the text.
         # (By id: an op's hash is a Python-level call, and this maps every op of the function.)
-        position = {id(op): i for i, op in enumerate(self.ops)}
+        position = dict(zip(map(id, self.ops), count()))
+        # Most ops carry nothing the analysis reads: only the ops with an effect, the anchors and
+        # the loads of a TMEM address slot can get an OpInfo (conservative: any op reading an
+        # ld's registers), so the others are passed over by id, without asking _info.
+        wanted: set[int] | None = None
+        if not self.options.conservative:
+            wanted = {id(op) for op in self.effects} | {id(op) for op in anchors}
+            if self.values.slots:
+                wanted.update(id(op) for op in self.op_index.of(_SLOT_LOADS))
         for node in self.cfg.nodes:
             infos: list[OpInfo] = []
             for op in node.ops:
+                if wanted is not None and id(op) not in wanted:
+                    continue
                 index = position[id(op)]
                 info = self._info(op, index, ld_results)
                 if info is None and op in anchors:
@@ -200,7 +219,7 @@ class Engine:
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
             return info
-        if self.values.slots and is_a(op, (llvm.LoadOp, memref.LoadOp)):
+        if self.values.slots and is_a(op, _SLOT_LOADS):
             key = slot_key(op.operands[0])
             if key is not None and key in self.values.slots:
                 info = OpInfo(op, index, Category.SLOT_READ)
