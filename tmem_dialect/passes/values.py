@@ -11,6 +11,7 @@ apart are two accesses' addresses.
 from __future__ import annotations
 
 import sys
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -50,6 +51,7 @@ from tmem_dialect.passes.threads import (
 )
 
 _UNSET = object()  # not in a cache (None is a value: not an integer)
+_COMPUTING = object()  # a form being computed (asked again meanwhile: a use-def cycle)
 
 
 _SCF_LOOPS = (scf.ForOp, scf.WhileOp)
@@ -81,14 +83,13 @@ class Values(BlockArgumentValues):
         self._header_loop = {lp.header: lp for lp in cfg.loops}
         self._carried: dict[SSAValue, Uniformity] = {}
         self._carried_rings = CarriedRings(cfg)  # the ranges of carried ring registers
-        self._forms: dict[SSAValue, Form | None] = {}
+        self._forms: dict[SSAValue, Form | None | object] = {}  # (_COMPUTING while it is)
         self._uniformity: dict[SSAValue, Uniformity] = {}
         self._splits: dict[SSAValue, Split | None] = {}
-        self._in_progress: set[SSAValue] = set()
         # While _solve_carried runs: which values read each value's form (the value being
         # computed when form() was asked), so that raising a carried value's uniformity
         # re-evaluates only what depends on it. None once evaluation is done.
-        self._readers: dict[SSAValue, list[SSAValue]] | None = {}
+        self._readers: defaultdict[SSAValue, list[SSAValue]] | None = defaultdict(list)
         self._computing: list[SSAValue] = []
         self._known = known or {}  # values proven elsewhere (a dispatch round's state byte)
         if sys.getrecursionlimit() < 20000:
@@ -100,24 +101,28 @@ class Values(BlockArgumentValues):
     def form(self, value: SSAValue) -> Form | None:
         """The form of an integer/pointer value; None for other types."""
         if self._readers is not None and self._computing:
-            self._readers.setdefault(value, []).append(self._computing[-1])
-        found = self._forms.get(value, _UNSET)
+            self._readers[value].append(self._computing[-1])
+        forms = self._forms
+        found = forms.get(value, _UNSET)
         if found is not _UNSET:
-            return found
-        if value in self._known:
+            if found is _COMPUTING:
+                # A cycle through a loop-carried value: answer optimistically; the loop-carried
+                # fixpoint in _solve_carried corrects the uniformity if the guess was wrong.
+                return self._opaque(value, self._carried.get(value, Uniformity.CTA))
+            return found  # type: ignore[return-value]
+        if self._known and value in self._known:
             return self._known[value]
-        if value in self._in_progress:
-            # A cycle through a loop-carried value: answer optimistically; the loop-carried
-            # fixpoint in _solve_carried corrects the uniformity if the guess was wrong.
-            return self._opaque(value, self._carried.get(value, Uniformity.CTA))
-        self._in_progress.add(value)
+        # (The mark in the cache, not a set of values in progress: one hash of the value less.)
+        forms[value] = _COMPUTING
         self._computing.append(value)
         try:
             found = self._compute(value)
+        except BaseException:
+            del forms[value]
+            raise
         finally:
-            self._in_progress.discard(value)
             self._computing.pop()
-        self._forms[value] = found
+        forms[value] = found
         return found
 
     def uniformity(self, value: SSAValue) -> Uniformity:

@@ -125,6 +125,8 @@ class Engine:
         self._hoisted: dict[Operation, set[Action]] = {}
         self._waited_at_cause: set[tuple[Operation, Action]] = set()
         self._edge_masks: dict[Edge, int] = {}
+        self._edge_plans: dict[Edge, tuple] = {}
+        self._edge_markers: dict[Edge, tuple[tuple[str, Loop, object], ...]] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
         self._distance_memo: dict[tuple[Access, OpInfo, int], Certainty] = {}
@@ -258,8 +260,9 @@ class Engine:
                 return out
 
     def _transfer_once(self, node: Node, state: WarpStates) -> WarpStates:
+        fixes_before, fixes_after = self.fixes_before, self.fixes_after  # (mostly empty: no op hashed)
         for info in self.infos[node]:
-            before = self.fixes_before.get(info.op)
+            before = fixes_before.get(info.op) if fixes_before else None
             if before:
                 if self._report:
                     self._note_retiring(info.op, before, state)
@@ -272,7 +275,7 @@ class Engine:
                 # nothing to retire) leaves the state canonical as it was.
                 if any(new is not old for (new, _), (old, _) in zip(stepped, state)):
                     state = canonical(stepped)
-            after = self.fixes_after.get(info.op)
+            after = fixes_after.get(info.op) if fixes_after else None
             if after:
                 state = self._apply(after, state)
         # Ops a fix may be anchored at that carry no TMEM effect (loop ops, branch terminators).
@@ -315,19 +318,18 @@ class Engine:
         return Access(info, shifts, stale, escaped)
 
     def _edge(self, edge: Edge, state: WarpStates) -> WarpStates | None:
-        allowed = self._edge_mask(edge)
-        outcome = self._assumption(edge)
-        loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
-        once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
-        markers: tuple[tuple[str, Loop, object], ...] | None = None  # (made once, when first needed)
+        plan = self._edge_plans.get(edge)
+        if plan is None:
+            plan = self._edge_plans[edge] = self._edge_plan(edge)
+        allowed, outcome, other_way, loop_of_test, once = plan
+        markers = self._edge_markers.get(edge)  # (made once, when first needed)
         out = []
         for local, mask in state:
             m = mask & allowed
             if not m:
                 continue
             if outcome is not None:
-                condition, sense = outcome
-                if (condition, not sense) in local.assume:
+                if other_way in local.assume:
                     continue  # this path already took the other way at the same condition
                 if outcome not in local.assume:
                     local = local.but(assume=local.assume | {outcome})
@@ -340,6 +342,7 @@ class Engine:
             if markers is None:
                 exits = self._exits(edge) if self._tracks_releases else ()
                 markers = tuple(("after", loop, self._loop_key(loop)) for loop in exits)
+                self._edge_markers[edge] = markers
             for marker in markers:
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})
@@ -347,6 +350,18 @@ class Engine:
         if not out:
             return None
         return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
+
+    def _edge_plan(
+        self, edge: Edge
+    ) -> tuple[int, tuple[SSAValue, bool] | None, tuple[SSAValue, bool] | None, Loop | None, tuple[SSAValue, bool] | None]:
+        """What `_edge` reads of an edge, the same at every visit (each part is memoized):
+        the warps it may take, the outcome it records and the other way at that condition,
+        the loop whose test it is part of and that loop's one-trip exit."""
+        outcome = self._assumption(edge)
+        loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
+        once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
+        other_way = (outcome[0], not outcome[1]) if outcome is not None else None
+        return self._edge_mask(edge), outcome, other_way, loop_of_test, once
 
     def _one_trip_step(self, edge: Edge, local: Local, loop: Loop, once: tuple[SSAValue, bool]) -> Local | None:
         """A loop of blocks whose body runs once: entering, its header test continues; back
