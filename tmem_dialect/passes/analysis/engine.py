@@ -81,6 +81,7 @@ class Engine:
         self._waits_in: dict[Loop, set[EffectKind]] = {}
         self._trackable: dict[SSAValue, bool] = {}
         self._compatible_memo: dict[tuple[frozenset, frozenset], bool] = {}
+        self._cta_memo: dict[frozenset[tuple[SSAValue, bool]], frozenset[tuple[SSAValue, bool]]] = {}
         # (`index`: the function's walk, when the caller has it.)
         self.op_index = OpIndex(walk_ops(function)) if index is None else index
         self.ops = self.op_index.ops
@@ -308,9 +309,14 @@ class Engine:
             events[key] = events.get(key, 0) | mask
 
     def _cta_assumptions(self, local: Local) -> frozenset[tuple[SSAValue, bool]]:
-        return frozenset(
-            (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
-        )
+        # (Memoized by the assumptions: the report pass asks it at every access of every path,
+        # and the values' uniformity no longer changes once they are solved.)
+        found = self._cta_memo.get(local.assume)
+        if found is None:
+            found = self._cta_memo[local.assume] = frozenset(
+                (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
+            )
+        return found
 
     def _access(
         self, info: OpInfo, shifts: tuple[Shift, ...], stale: bool, escaped: Operation | None
@@ -332,7 +338,7 @@ class Engine:
                 if other_way in local.assume:
                     continue  # this path already took the other way at the same condition
                 if outcome not in local.assume:
-                    local = local.but(assume=local.assume | {outcome})
+                    local = local.assuming(local.assume | {outcome})
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
             if once is not None:
@@ -370,16 +376,16 @@ class Engine:
         condition, leave = once
         entered, returned = (condition, not leave), (condition, leave)
         if edge.back_of is loop:
-            return local.but(assume=(local.assume - {entered}) | {returned})
+            return local.assuming((local.assume - {entered}) | {returned})
         if edge.target is loop.header and edge.source not in loop.nodes:
-            return local.but(assume=(local.assume - {returned}) | {entered})
+            return local.assuming((local.assume - {returned}) | {entered})
         if edge.source is not loop.header:
             return local
         if edge.target in loop.nodes:
             return None if returned in local.assume else local
         if entered in local.assume:
             return None
-        return local.but(assume=local.assume - {returned})
+        return local.assuming(local.assume - {returned})
 
     def _one_trip_exit(self, loop: Loop) -> tuple[SSAValue, bool] | None:
         if loop not in self._one_trip_memo:
