@@ -1,4 +1,4 @@
-"""op_types: the walk and the by-class index the whole-program passes scan with agree with xDSL's walk and isinstance."""
+"""op_types: the walk and the by-class index the passes scan with agree with xDSL's walk and isinstance."""
 
 from __future__ import annotations
 
@@ -32,17 +32,21 @@ def test_walk_ops_is_xdsl_walk() -> None:
 
 
 def test_index_selects_in_walk_order() -> None:
-    classes = [llvm.GlobalOp, (func.FuncOp, llvm.FuncOp), (scf.ForOp, scf.WhileOp), (llvm.LoadOp, llvm.StoreOp)]
+    classes = [
+        llvm.GlobalOp, (func.FuncOp, llvm.FuncOp), (scf.ForOp, scf.WhileOp), (llvm.LoadOp, llvm.StoreOp),
+    ]
     for name, module in _modules():
         ops = list(module.walk())
         index = OpIndex(ops)
         assert index.ops is ops
         for kind in classes:
             assert index.of(kind) == [op for op in ops if isinstance(op, kind)], (name, kind)
-        assert index.named(lambda n: n.startswith("nvvm.")) == [op for op in ops if op.name.startswith("nvvm.")]
+        nvvm = [op for op in ops if op.name.startswith("nvvm.")]
+        assert index.named(lambda n: n.startswith("nvvm.")) == nvvm, name
         with_effect = [op for op in index.where(has_tmem_effect) if tmem_effect(op) is not None]
         assert with_effect == [op for op in ops if tmem_effect(op) is not None], name
 
 
 def test_index_of_nothing() -> None:
     assert OpIndex([]).of(llvm.GlobalOp) == []
+

@@ -71,7 +71,8 @@ class Values(BlockArgumentValues):
         index: OpIndex | None = None,
     ):
         self.function = function
-        self.op_index = OpIndex(walk_ops(function)) if index is None else index  # walked once, read by every round
+        # Walked once, read by every round.
+        self.op_index = OpIndex(walk_ops(function)) if index is None else index
         self.ops = self.op_index.ops
         self.effects = effects if effects is not None else {
             op: e for op in self.op_index.where(has_tmem_effect) if (e := tmem_effect(op)) is not None

@@ -47,12 +47,11 @@ def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKi
             analysis = KernelAnalysis(function, options, index=indexes.get(id(function)))
             try:
                 found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
+                index = analysis.op_index
                 found.extend(
-                    (FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.op_index)
+                    (FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, index)
                 )
-                found.extend(
-                    kernel_diagnostics(function, module, analysis.op_index, module_index, analysis.tmem_effects)
-                )
+                found.extend(kernel_diagnostics(function, module, index, module_index, analysis.tmem_effects))
                 found.extend(_engine_findings(function, analysis, options))
             finally:
                 analysis.release()  # freed here, not by the collection after frozen_heap

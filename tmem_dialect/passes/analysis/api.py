@@ -104,9 +104,11 @@ def unanalysed(
             found.append(warning(op, text.unsupported_control_flow(op.name)))
     index = OpIndex(walk_ops(function)) if index is None else index
     calls = (func.CallOp, llvm.CallOp)
-    for op in index.where(
-        lambda op_type: _is_tile_name(op_type.name) or issubclass(op_type, calls) or op_type.name == "llvm.inline_asm"
-    ):
+
+    def looked_at(op_type: type[Operation]) -> bool:
+        return _is_tile_name(op_type.name) or op_type.name == "llvm.inline_asm" or issubclass(op_type, calls)
+
+    for op in index.where(looked_at):
         if _is_tile_name(op.name):
             found.append(warning(op, text.warpgroup_access(op.name)))
         elif is_a(op, calls):

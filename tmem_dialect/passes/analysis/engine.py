@@ -38,6 +38,8 @@ from tmem_dialect.passes.values import Values, slot_key
 
 
 _SLOT_LOADS = (llvm.LoadOp, memref.LoadOp)
+Outcome = tuple[SSAValue, bool]  # a branch condition and the way a path took at it
+EdgePlan = tuple[int, Outcome | None, Outcome | None, Loop | None, Outcome | None]  # (Engine._edge_plan)
 
 
 def cluster_barrier_wait(op: Operation) -> bool:
@@ -89,9 +91,9 @@ class Engine:
             op: e for op in self.op_index.where(has_tmem_effect) if (e := tmem_effect(op)) is not None
         }
         """The ops' own TMEM effects, in op order (`effects` adds what the analysis treats as one)."""
+        cluster_waits = self.op_index.named(lambda name: name == "nvvm.cluster.wait")
         self.effects = self.tmem_effects | {
-            op: TMEMEffect(EffectKind.BARRIER)
-            for op in self.op_index.named(lambda name: name == "nvvm.cluster.wait") if cluster_barrier_wait(op)
+            op: TMEMEffect(EffectKind.BARRIER) for op in cluster_waits if cluster_barrier_wait(op)
         }
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
@@ -126,7 +128,7 @@ class Engine:
         self._hoisted: dict[Operation, set[Action]] = {}
         self._waited_at_cause: set[tuple[Operation, Action]] = set()
         self._edge_masks: dict[Edge, int] = {}
-        self._edge_plans: dict[Edge, tuple] = {}
+        self._edge_plans: dict[Edge, EdgePlan] = {}
         self._edge_markers: dict[Edge, tuple[tuple[str, Loop, object], ...]] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
@@ -357,14 +359,13 @@ class Engine:
             return None
         return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
 
-    def _edge_plan(
-        self, edge: Edge
-    ) -> tuple[int, tuple[SSAValue, bool] | None, tuple[SSAValue, bool] | None, Loop | None, tuple[SSAValue, bool] | None]:
+    def _edge_plan(self, edge: Edge) -> EdgePlan:
         """What `_edge` reads of an edge, the same at every visit (each part is memoized):
         the warps it may take, the outcome it records and the other way at that condition,
         the loop whose test it is part of and that loop's one-trip exit."""
         outcome = self._assumption(edge)
-        loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
+        headers = self._header_loops
+        loop_of_test = edge.back_of or headers.get(edge.source) or headers.get(edge.target)
         once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
         other_way = (outcome[0], not outcome[1]) if outcome is not None else None
         return self._edge_mask(edge), outcome, other_way, loop_of_test, once
