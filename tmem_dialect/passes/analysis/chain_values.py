@@ -63,7 +63,7 @@ class Plan:
     interned per warp (Chains.entry: a state holds it, and is hashed with it, by identity) and,
     once BlockRun has run it, what the block run computes from it."""
 
-    __slots__ = ("assume", "block", "env", "inside", "parities", "steps", "successors")
+    __slots__ = ("asks", "assume", "block", "env", "inside", "parities", "steps", "successors")
 
     def __init__(self, block: Block, env: frozenset, assume: frozenset):
         self.block, self.env, self.assume = block, env, assume
@@ -77,6 +77,8 @@ class Plan:
         """The assumptions in the block (the entry's, less those on values it computes again)."""
         self.parities: dict[Operation, object] = {}
         """The parities of its waits, evaluated when a counting run first reaches one."""
+        self.asks: tuple[SSAValue, ...] = ()
+        """The conditions whose per-warp split the block run consulted (RunValues.asks)."""
 
 
 def pure(op: Operation) -> bool:
@@ -103,23 +105,33 @@ class RunValues:
         self.env = env
         self.assume = assume
         self.memo: dict[SSAValue, object] = {}
+        self.asks: list[SSAValue] = []
+        """The conditions whose per-warp split (values.split) the values computed so far read:
+        the only way they read the warp."""
 
     def root(self, value: SSAValue, truth: bool) -> object:
         """int_of (or truth) of a value the run evaluates from a block (Chains._roots), cached
         across runs on all it may read: the warp, the carried values and the assumed
-        conditions of its closure (a fork it meets is cached too)."""
+        conditions of its closure (a fork it meets is cached too), with the splits it asked."""
         args, conds = self.chains.inputs(value)
         env, assume = self.env, self.assume
         key = (value, truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
                tuple([1 if (c, True) in assume else -1 if (c, False) in assume else 0 for c in conds]))
         cache = self.chains.evaluated
-        found = cache.get(key, _ABSENT)
-        if found is _ABSENT:
+        entry = cache.get(key)
+        if entry is None:
+            # With a memo of its own, so that the asks recorded are all those the value reads.
+            mark, memo, self.memo = len(self.asks), self.memo, {}
             try:
                 found = self.truth(value) if truth else self.int_of(value)
             except Fork as fork:
                 found = Fork(fork.condition)  # not the raised one: its traceback holds this frame (a cycle)
-            cache[key] = found
+            self.memo = memo
+            cache[key] = (found, tuple(self.asks[mark:]))
+        else:
+            found, asks = entry
+            if asks:
+                self.asks.extend(asks)
         if isinstance(found, Fork):
             raise Fork(found.condition)
         return found
@@ -220,7 +232,7 @@ class RunValues:
         split = self.chains.values.split(value)
         bit = 1 << self.warp
         if split is not None:
-            self.chains.asked.add(value)
+            self.asks.append(value)
         if split is not None and bool(split.may_true & bit) != bool(split.may_false & bit):
             return bool(split.may_true & bit)
         if _is_election(value):
@@ -303,6 +315,7 @@ class BlockRun(RunValues):
             if barrier is None:  # a release or init that may reach any mbarrier
                 steps.append((STOP, op, None))
                 plan.steps = tuple(steps)
+                self._asked()
                 return
             if kind is EffectKind.MBARRIER_INIT:
                 count = self.root(effect.count, False) if effect.count is not None else None
@@ -313,6 +326,11 @@ class BlockRun(RunValues):
             steps.append((RELEASE if plain else OTHER, op, barrier))
         plan.successors = self._next()
         plan.steps = tuple(steps)
+        self._asked()
+
+    def _asked(self) -> None:
+        asks = self.plan.asks = tuple(dict.fromkeys(self.asks))
+        self.chains.asked.update(asks)
 
     def _count_is_one(self, effect) -> bool:  # type: ignore[no-untyped-def]
         return effect.count is None or self.root(effect.count, False) == 1

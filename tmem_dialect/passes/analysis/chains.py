@@ -48,6 +48,7 @@ Nothing here reports: a chain that is not proven leaves the pair to the other ru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from xdsl.dialects import llvm
@@ -216,7 +217,7 @@ class Chains:
         for warp in sorted(issuers):  # the warps whose elected thread issues mma/cp/shift
             self._explore(warp, blocks[0], {}, {}, set(), set(), proving=True)
 
-    def _same_answers(self, asked: set[SSAValue], warp: int, other: int) -> bool:
+    def _same_answers(self, asked: Iterable[SSAValue], warp: int, other: int) -> bool:
         a, b = 1 << warp, 1 << other
         for value in asked:
             split = self.values.split(value)
@@ -418,7 +419,7 @@ class Chains:
             # The counting run enters the entries of the first (with more counts): it shares their plans.
             plan = state.entry
             if plan.steps is None:
-                BlockRun(self, warp, plan).run()
+                self._fill(plan, warp)
             if proving:
                 stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
             else:
@@ -426,6 +427,20 @@ class Chains:
                 # Only waits read the counts, and this run skips them: states differ by less.
                 stack.extend(_State(p, _NONE, _NONE, _NONE) for p in plan.successors)
         return bool(tracked_ops)
+
+    def _fill(self, plan: Plan, warp: int) -> None:
+        """Run `plan`'s block for warp `warp`, or copy an earlier warp's run of the same entry
+        when the two warps answer alike every split that run asked (Plan.asks: the run reads
+        its warp only through values.split, so the copy is what the run would compute)."""
+        key = (plan.block, plan.env, plan.assume)
+        for other, plans in self._plans.items():
+            twin = plans.get(key) if other != warp else None
+            if twin is not None and twin.steps is not None and self._same_answers(twin.asks, other, warp):
+                plan.steps, plan.inside, plan.asks = twin.steps, twin.inside, twin.asks
+                plan.successors = tuple(self.entry(warp, p.block, p.env, p.assume) for p in twin.successors)
+                self.asked.update(plan.asks)
+                return
+        BlockRun(self, warp, plan).run()
 
     def entry(self, warp: int, block: Block, env: frozenset, assume: frozenset) -> Plan:
         """The interned way into `block` with carried values `env` and assumptions `assume`."""
