@@ -63,15 +63,17 @@ class Site:
     the liveness; hashed by identity, unlike a Block, whose __hash__ is Python code). The facts
     a run carries (env) or assumes are named by their bit (Chains._fact_bit)."""
 
-    __slots__ = ("block", "condition", "defined", "effects", "exits")
+    __slots__ = ("block", "condition", "condition_inputs", "defined", "effects", "exits")
 
-    def __init__(self, block: Block, effects: tuple, condition: SSAValue | None, defined: int):
-        self.block, self.effects, self.condition, self.defined = block, effects, condition, defined
-        """The block, its ops with an effect in order, the condition of its llvm.cond_br and
-        the bits of the facts it defines."""
-        self.exits: tuple[tuple[Site, tuple[tuple[int, SSAValue], ...], int], ...] = ()
+    def __init__(self, block: Block, effects: tuple, condition: SSAValue | None, condition_inputs: tuple | None,
+                 defined: int):
+        self.block, self.effects, self.defined = block, effects, defined
+        self.condition, self.condition_inputs = condition, condition_inputs
+        """The block, its ops with an effect in order, the bits of the facts it defines, the
+        condition of its llvm.cond_br and what that reads (Chains.inputs)."""
+        self.exits: tuple[tuple[Site, tuple[tuple[int, SSAValue, tuple], ...], int], ...] = ()
         """Per successor (as Chains._successors): its site, the bits of its carried arguments
-        with the values passed to them, and the facts live into it."""
+        with the values passed to them (and what those read), and the facts live into it."""
 
 
 class Plan:
@@ -133,7 +135,8 @@ class RunValues:
         conditions of its closure (a fork it meets is cached too), with the splits it asked."""
         args, conds = inputs or self.chains.inputs(value)
         env, assume = self.env, self.assume
-        key = (value, truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
+        # (By the value's id: SSAValue.__hash__ is Python code; the values outlive the cache.)
+        key = (id(value), truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
                tuple([1 if (c, True) in assume else -1 if (c, False) in assume else 0 for c in conds]))
         cache = self.chains.evaluated
         entry = cache.get(key)
@@ -361,10 +364,9 @@ class BlockRun(RunValues):
         chains, plan = self.chains, self.plan
         site = plan.site
         exits = site.exits
-        taken: list[tuple[tuple[Site, tuple[tuple[int, SSAValue], ...], int], frozenset]] = []
+        taken: list[tuple[tuple[Site, tuple[tuple[int, SSAValue, tuple], ...], int], frozenset]] = []
         if len(exits) == 2:  # an llvm.cond_br (Chains._successors_of)
-            cond = site.condition
-            inputs = chains.inputs(cond)
+            cond, inputs = site.condition, site.condition_inputs
             # Fork on each unknown the condition meets until it is decided under every choice.
             choices = [plan.inside]
             while choices:
@@ -385,15 +387,15 @@ class BlockRun(RunValues):
             env = {bit: value for bit, value in entry_env.items() if live & bit} if entry_env else {}
             if carried:  # evaluated under this edge's choices
                 self.assume, self.memo = assume, {}
-                for bit, value in carried:
-                    env[bit] = self.root(value, False)
+                for bit, value, inputs in carried:
+                    env[bit] = self.root(value, False, inputs)
             if assume:
                 kept = [fact for fact in assume if live & fact[0]]
                 if len(kept) < len(assume):
                     assume = frozenset(kept)
             # The entry's env when the edge keeps it whole (no new frozenset to build and hash).
             if len(env) == len(entry) and not carried:
-                out.append(chains.entry(self.warp, target, entry, assume, entry_env))
+                out.append(chains.entry(target, entry, assume, entry_env))
             else:
-                out.append(chains.entry(self.warp, target, frozenset(env.items()), assume, env))
+                out.append(chains.entry(target, frozenset(env.items()), assume, env))
         return tuple(out)

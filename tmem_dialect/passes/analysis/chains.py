@@ -119,7 +119,8 @@ class Chains:
         self._single_memo: dict[Block | None, bool] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
-        self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (block, env, assume)
+        self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (site, env, assume)
+        self._warp_plans: dict[tuple, Plan] = {}  # those of the warp _explore runs
         try:
             self._run(function)
             self.ok = True
@@ -269,11 +270,14 @@ class Chains:
                 live[i] = found
                 work.extend(predecessors[i])
         tracked = self._tracked
-        sites = [Site(block, self.block_effects(block), self._conditions.get(block), defined[i])
+        conditions, inputs = self._conditions, self.inputs
+        sites = [Site(block, self.block_effects(block), conditions.get(block),
+                      inputs(conditions[block]) if block in conditions else None, defined[i])
                  for i, block in enumerate(blocks)]
         for site, targets in zip(sites, successors):
             site.exits = tuple(
-                (sites[j], tuple((bit_of[arg], v) for arg, v in zip(sites[j].block.args, args) if arg in tracked), live[j])
+                (sites[j], tuple((bit_of[arg], v, inputs(v)) for arg, v in zip(sites[j].block.args, args) if arg in tracked),
+                 live[j])
                 for j, (_, args) in zip(targets, self._successors(site.block)))
         return sites
 
@@ -402,10 +406,32 @@ class Chains:
     def _explore(self, warp: int, entry: Site, releasers, inits, others, visited, proving: bool) -> bool:
         """Run warp `warp`'s elected thread from `entry` over every path; whether it issued
         an async op it alone issues."""
+        self._warp_plans = self._plans.setdefault(warp, {})
+        first = self.entry(entry, _NONE, _NONE, {})
+        if not proving:
+            # Only waits read the counts, and this run skips them: its states are its plans
+            # (each with no counts, pending or uncovered ops).
+            tracked_ops: set[Operation] = set()
+            seen_plans: set[Plan] = set()
+            plans = [first]
+            while plans:
+                plan = plans.pop()
+                n = len(seen_plans)
+                seen_plans.add(plan)
+                if len(seen_plans) == n:
+                    continue
+                if n >= _STATE_LIMIT:
+                    raise Unproven
+                if plan.steps is None:
+                    self._fill(plan, warp)
+                if plan.steps:
+                    self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
+                plans.extend(plan.successors)
+            return bool(tracked_ops)
         seen: set[_State] = set()
-        stack = [_State(self.entry(warp, entry, _NONE, _NONE, {}), _NONE, _NONE, _NONE)]
-        uncovered = self._uncovered.setdefault(warp, {}) if proving else {}
-        tracked_ops = self._tracked_ops.setdefault(warp, set()) if proving else set()
+        stack = [_State(first, _NONE, _NONE, _NONE)]
+        uncovered = self._uncovered.setdefault(warp, {})
+        tracked_ops = self._tracked_ops.setdefault(warp, set())
         while stack:
             state = stack.pop()
             n = len(seen)
@@ -414,36 +440,37 @@ class Chains:
                 continue
             if n >= _STATE_LIMIT:
                 raise Unproven
-            # The counting run enters the entries of the first (with more counts): it shares their plans.
+            # The counting run entered these entries first (with no counts): it filled their plans.
             plan = state.entry
             if plan.steps is None:
                 self._fill(plan, warp)
-            if proving:
-                stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
-            else:
-                self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
-                # Only waits read the counts, and this run skips them: states differ by less.
-                stack.extend(_State(p, _NONE, _NONE, _NONE) for p in plan.successors)
+            stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
         return bool(tracked_ops)
 
     def _fill(self, plan: Plan, warp: int) -> None:
         """Run `plan`'s block for warp `warp`, or copy an earlier warp's run of the same entry
         when the two warps answer alike every split that run asked (Plan.asks: the run reads
         its warp only through values.split, so the copy is what the run would compute)."""
+        if len(self._plans) > 1:
+            self._copy_or_run(plan, warp)
+        else:
+            BlockRun(self, warp, plan).run()
+
+    def _copy_or_run(self, plan: Plan, warp: int) -> None:
         key = (plan.site, plan.env, plan.assume)
         for other, plans in self._plans.items():
             twin = plans.get(key) if other != warp else None
             if twin is not None and twin.steps is not None and self._same_answers(twin.asks, other, warp):
                 plan.steps, plan.inside, plan.asks = twin.steps, twin.inside, twin.asks
-                plan.successors = tuple(self.entry(warp, p.site, p.env, p.assume, p.env_dict) for p in twin.successors)
+                plan.successors = tuple(self.entry(p.site, p.env, p.assume, p.env_dict) for p in twin.successors)
                 self.asked.update(plan.asks)
                 return
         BlockRun(self, warp, plan).run()
 
-    def entry(self, warp: int, site: Site, env: frozenset, assume: frozenset, env_dict: dict[int, object]) -> Plan:
+    def entry(self, site: Site, env: frozenset, assume: frozenset, env_dict: dict[int, object]) -> Plan:
         """The interned way into `site`'s block with carried values `env` (`env_dict` as a dict)
-        and assumptions `assume`."""
-        plans = self._plans.setdefault(warp, {})
+        and assumptions `assume`, for the warp _explore runs."""
+        plans = self._warp_plans
         key = (site, env, assume)
         found = plans.get(key)
         if found is None:
