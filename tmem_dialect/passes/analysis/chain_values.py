@@ -65,8 +65,8 @@ class Site:
 
     __slots__ = ("block", "condition", "condition_inputs", "defined", "effects", "exits")
 
-    def __init__(self, block: Block, effects: tuple, condition: SSAValue | None, condition_inputs: tuple | None,
-                 defined: int):
+    def __init__(self, block: Block, effects: tuple, condition: SSAValue | None,
+                 condition_inputs: tuple | None, defined: int):
         self.block, self.effects, self.defined = block, effects, defined
         self.condition, self.condition_inputs = condition, condition_inputs
         """The block, its ops with an effect in order, the bits of the facts it defines, the
@@ -119,7 +119,8 @@ class RunValues:
     symbols and cross-run cache) for warp `warp`, under the carried values `env` and the
     assumed conditions `assume`."""
 
-    def __init__(self, chains, warp: int, env: dict[int, object], assume: frozenset[tuple[int, bool]]):  # type: ignore[no-untyped-def]
+    def __init__(self, chains, warp: int, env: dict[int, object],  # type: ignore[no-untyped-def]
+                 assume: frozenset[tuple[int, bool]]):
         self.chains = chains
         self.warp = warp
         self.env = env
@@ -323,7 +324,8 @@ class BlockRun(RunValues):
                 self.assume = plan.inside = inside
         steps: list[tuple[int, Operation, object]] = []
         effects = site.effects
-        single = bool(effects) and chains.single_thread(site.block)  # (the ops of a block run in the same threads)
+        # (the ops of a block run in the same threads)
+        single = bool(effects) and chains.single_thread(site.block)
         for op, effect in effects:
             kind = effect.kind
             if kind in ASYNC_KINDS:  # one issued by more threads than the one we follow is not tracked

@@ -33,7 +33,8 @@ Each warp is run twice: first without the counts (which thread releases to and i
 mbarrier: the barriers that are counted follow from it), then, for the warps that issue async
 ops, with them. A block run's values (mbarrier addresses, branch choices, carried values) are
 the same in both and whatever the counts: they are computed once per warp and entry (block,
-carried values, assumptions) as a chain_values.Plan, which each run then steps through.
+carried values, assumptions) as a chain_values.Plan, which each run then steps through; a
+later warp that answers alike every split a plan asked copies it (_fill).
 
 What it proves: at each op, the async ops of the thread run on some path so far whose
 completion no observed wait has covered. An mma M of warp w is ordered before an op L of any
@@ -235,7 +236,8 @@ class Chains:
         return incoming
 
     def _liveness(self, blocks: list[Block]) -> list[Site]:
-        """Per block, its Site, with the facts a run entering it may still read, as a bit set over `_fact_bit`:
+        """Per block, its Site, with the facts a run entering it may still read, as a bit set
+        over `_fact_bit`:
         the carried block arguments (env) and the i1 values (every condition truth() can fork
         on is one) that int_of and truth may consult from a block's roots (_roots) there or
         later before the value's block defines it anew. A state that keeps a fact outside this set only differs from one that
@@ -276,8 +278,8 @@ class Chains:
                  for i, block in enumerate(blocks)]
         for site, targets in zip(sites, successors):
             site.exits = tuple(
-                (sites[j], tuple((bit_of[arg], v, inputs(v)) for arg, v in zip(sites[j].block.args, args) if arg in tracked),
-                 live[j])
+                (sites[j], tuple((bit_of[arg], v, inputs(v))
+                                 for arg, v in zip(sites[j].block.args, args) if arg in tracked), live[j])
                 for j, (_, args) in zip(targets, self._successors(site.block)))
         return sites
 
@@ -462,7 +464,8 @@ class Chains:
             twin = plans.get(key) if other != warp else None
             if twin is not None and twin.steps is not None and self._same_answers(twin.asks, other, warp):
                 plan.steps, plan.inside, plan.asks = twin.steps, twin.inside, twin.asks
-                plan.successors = tuple(self.entry(p.site, p.env, p.assume, p.env_dict) for p in twin.successors)
+                plan.successors = tuple(self.entry(p.site, p.env, p.assume, p.env_dict)
+                                        for p in twin.successors)
                 self.asked.update(plan.asks)
                 return
         BlockRun(self, warp, plan).run()
