@@ -1,5 +1,6 @@
-"""The PTX front end's shortcuts against what they stand for: the written-once SSA fast path against
-Braun et al.'s general construction, and an unverified location against FileLineColLoc's constructor.
+"""The PTX front end's shortcuts against what they stand for: the written-once SSA fast path and
+the guarded-instruction merge shortcut against Braun et al.'s general construction, and an
+unverified location against FileLineColLoc's constructor.
 
 A read of a register written once, in a block its definition dominates, is that definition
 (ssa.py). These tests pin that the fast path builds what the general construction builds, that a
@@ -15,13 +16,14 @@ from pathlib import Path
 import pytest
 
 from tmem_dialect.diagnostics import capture
-from tmem_dialect.frontend import import_ptx, importer
+from tmem_dialect.frontend import import_ptx, importer, ssa
 
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
 PTX_FILES = sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("*/*.ptx"))
-# Braun et al.'s construction leaves a redundant phi cycle (one value and phis of each other) in
-# this file's dispatch loop, which trivial-phi removal cannot see; the fast path never builds it.
+# Braun et al.'s construction, with a phi at every guarded instruction's merge block, leaves a
+# redundant phi cycle (one value and phis of each other) in this file's dispatch loop, which
+# trivial-phi removal cannot see; the fast path and the merge shortcut never build it.
 REDUNDANT_PHIS = {"triton/dot_ws.ptx"}
 
 HEADER = ".version 8.7\n.target sm_100a\n.address_size 64\n"
@@ -55,11 +57,7 @@ def _block_arguments(text: str) -> int:
 def test_fast_path_builds_what_the_general_construction_builds(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = (CORPUS / name).read_text()
     allow = EXPECTED.get(name, {}).get("allow_unmodelled", False)
-    fast, general = _import(text, allow), _general(monkeypatch, text, allow)
-    if name in REDUNDANT_PHIS:
-        assert _block_arguments(fast) < _block_arguments(general)
-    else:
-        assert fast == general
+    assert _import(text, allow) == _general(monkeypatch, text, allow)
 
 
 LOOP = PROLOGUE + """
@@ -103,3 +101,54 @@ def test_a_definition_that_does_not_dominate_the_read_gets_a_phi(monkeypatch: py
     fast = _import(MERGE)
     assert fast == _general(monkeypatch, MERGE)
     assert "llvm.mlir.poison" in fast and _block_arguments(fast) == 1
+
+
+def _without_merge_shortcut(monkeypatch: pytest.MonkeyPatch, read) -> str:  # type: ignore[no-untyped-def]
+    with monkeypatch.context() as m:
+        # (every merge block then places its phi)
+        m.setattr(ssa, "_is_diamond", lambda merge, guard, guarded: False)
+        return read()
+
+
+@pytest.mark.parametrize("general", [False, True], ids=["fast", "general"])
+@pytest.mark.parametrize("name", PTX_FILES)
+def test_the_merge_shortcut_builds_what_the_phis_build(
+    name: str, general: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read in a guarded instruction's merge block, of a register the guarded block does not
+    write, is the guard block's value (ssa.py): the same IR as with the (trivial) phi there."""
+    text = (CORPUS / name).read_text()
+    allow = EXPECTED.get(name, {}).get("allow_unmodelled", False)
+
+    def read() -> str:
+        return _general(monkeypatch, text, allow) if general else _import(text, allow)
+
+    shortcut, phis = read(), _without_merge_shortcut(monkeypatch, read)
+    if general and name in REDUNDANT_PHIS:
+        assert _block_arguments(shortcut) < _block_arguments(phis)
+    else:
+        assert shortcut == phis
+
+
+GUARDED = PROLOGUE + """
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 1;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 mov.u32 %r2, 5;
+  @%p1 add.s32 %r3, %r3, %r3;
+  @!%p1 st.global.u32 [%rd1], %r2;
+  st.global.u32 [%rd1], %r2;
+  st.global.u32 [%rd1], %r3;
+  mov.u32 %r3, 2;
+  ret;
+}
+"""
+
+
+def test_a_guarded_write_still_gets_its_phi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """%r2 and %r3 are written twice, once under a guard: each is read after its guarded write
+    (a phi of both values) and across guarded instructions that do not write it (no phi there;
+    the guarded st reads %r2, so the read after it takes the general way: a trivial phi)."""
+    fast = _import(GUARDED)
+    assert fast == _without_merge_shortcut(monkeypatch, lambda: _import(GUARDED))
+    assert _block_arguments(fast) == 2  # %r2 after its guarded mov, %r3 after its guarded add

@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Operation
 from tmem_dialect import conventions, isa
 from tmem_dialect.diagnostics import Diagnostic, error
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.op_types import is_a
+from tmem_dialect.op_types import OpIndex, walk_ops
 
 KERNEL_ATTRS = (conventions.KERNEL_ATTR, conventions.NVVM_KERNEL_ATTR)
 BLOCK_SIZE_ATTRS = (conventions.REQNTID_ATTR, conventions.NVVM_REQNTID_ATTR, "nvvm.maxntid")
@@ -41,39 +41,39 @@ def attribute_diagnostics(module: Operation) -> list[Diagnostic]:
 
 
 def kernel_diagnostics(
-    kernel: Operation, module: Operation, kernel_ops: list[Operation] | None = None,
-    module_ops: list[Operation] | None = None, effects: dict[Operation, TMEMEffect] | None = None,
+    kernel: Operation, module: Operation, kernel_ops: OpIndex | None = None,
+    module_ops: OpIndex | None = None, effects: dict[Operation, TMEMEffect] | None = None,
 ) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas or the hardware rejects in `kernel` (a function of `module`): one cta_group,
     registers per thread for the declared block size, static shared memory.
 
-    `kernel_ops` / `module_ops`: `kernel.walk()` / `module.walk()` as lists, when the caller
+    `kernel_ops` / `module_ops`: `kernel.walk()` / `module.walk()` indexed, when the caller
     has them (tmem-verify walks each once for all its checks); `effects`: the TMEM effect of
     each op of `kernel_ops` that has one, in their order (its analysis has them)."""
-    from tmem_dialect.dialects.interfaces import tmem_effect
+    from tmem_dialect.dialects.interfaces import has_tmem_effect, tmem_effect
 
-    kernel_ops = list(kernel.walk()) if kernel_ops is None else kernel_ops
-    module_ops = list(module.walk()) if module_ops is None else module_ops
+    kernel_ops = OpIndex(walk_ops(kernel)) if kernel_ops is None else kernel_ops
+    module_ops = OpIndex(walk_ops(module)) if module_ops is None else module_ops
     if effects is None:
-        effects = {op: e for op in kernel_ops if (e := tmem_effect(op)) is not None}
+        effects = {op: e for op in kernel_ops.where(has_tmem_effect) if (e := tmem_effect(op)) is not None}
     found = [(FindingKind.CTA_GROUP_MISMATCH, d) for d in mixed_cta_groups(kernel, effects=effects)]
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_registers(kernel, effects))
     found.extend((FindingKind.RESOURCE_LIMIT, d) for d in _check_shared_memory(kernel, kernel_ops, module_ops))
     return found
 
 
-def module_diagnostics(module: Operation, ops: list[Operation] | None = None) -> list[tuple[FindingKind, Diagnostic]]:
+def module_diagnostics(module: Operation, ops: OpIndex | None = None) -> list[tuple[FindingKind, Diagnostic]]:
     """What ptxas rejects in `module` outside any one kernel: a global aligned to 2^32 bytes or
     more (ptxas: "Constant overflow"; it is emitted whether or not a kernel uses it), and a named
     barrier's constant id or thread count out of range in any function (device functions too).
-    `ops`: `module.walk()` as a list, when the caller has it."""
-    ops = list(module.walk()) if ops is None else ops
+    `ops`: `module.walk()` indexed, when the caller has it."""
+    ops = OpIndex(walk_ops(module)) if ops is None else ops
     found = [
         (FindingKind.RESOURCE_LIMIT,
          error(op, f"alignment {op.alignment.value.data} of '@{op.sym_name.data}' is too large: "
                    f"ptxas takes alignments below 2^32 bytes"))
-        for op in ops
-        if is_a(op, llvm.GlobalOp) and op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
+        for op in ops.of(llvm.GlobalOp)
+        if op.alignment is not None and op.alignment.value.data >= isa.MAX_GLOBAL_ALIGNMENT
     ]
     found.extend((FindingKind.BARRIER_COUNT, d) for d in _check_named_barriers(ops))
     return found
@@ -175,14 +175,12 @@ def mixed_cta_groups(
                         "same cta_group").attach_note(f"cta_group::{first[0]} is used here", first[1])
 
 
-def _check_named_barriers(ops: list[Operation]) -> Iterator[Diagnostic]:
+def _check_named_barriers(ops: OpIndex) -> Iterator[Diagnostic]:
     """Constant barrier ids and thread counts of bar.sync / bar.arrive (nvvm.barrier,
     nvvm.barrier.arrive) that the ISA allows."""
     from tmem_dialect.dialects.nvvm import constant_int
 
-    for op in ops:
-        if not op.name.startswith("nvvm.barrier"):
-            continue
+    for op in ops.named(lambda name: name.startswith("nvvm.barrier")):
         ident = getattr(op, "barrierId", None)
         count = getattr(op, "numberOfThreads", None)
         if ident is None and count is None:
@@ -211,17 +209,14 @@ def _check_registers(kernel: Operation, effects: dict[Operation, TMEMEffect]) ->
                             f"threads has at most {budget} ({isa.REGISTERS_PER_SM} registers per SM)")
 
 
-def _check_shared_memory(
-    kernel: Operation, kernel_ops: list[Operation], module_ops: list[Operation]
-) -> Iterator[Diagnostic]:
+def _check_shared_memory(kernel: Operation, kernel_ops: OpIndex, module_ops: OpIndex) -> Iterator[Diagnostic]:
     """The shared globals the kernel takes the address of fit the CTA's shared memory."""
-    globals_by_name = {op.sym_name.data: op for op in module_ops if is_a(op, llvm.GlobalOp)}
+    globals_by_name = {op.sym_name.data: op for op in module_ops.of(llvm.GlobalOp)}
     used: dict[str, llvm.GlobalOp] = {}
-    for op in kernel_ops:
-        if is_a(op, llvm.AddressOfOp):
-            g = globals_by_name.get(op.global_name.root_reference.data)
-            if g is not None and g.addr_space is not None and g.addr_space.value.data == 3:
-                used[g.sym_name.data] = g
+    for op in kernel_ops.of(llvm.AddressOfOp):
+        g = globals_by_name.get(op.global_name.root_reference.data)
+        if g is not None and g.addr_space is not None and g.addr_space.value.data == 3:
+            used[g.sym_name.data] = g
     total = 0
     for g in (g for g in globals_by_name.values() if g.sym_name.data in used):  # declaration order
         size = type_size(g.global_type)

@@ -64,6 +64,7 @@ def build_blocks(fn: Function, source) -> list[BasicBlock]:
             else:
                 guarded.instructions.append(unguarded)
                 guarded.end = ("br", following, None)
+                following.merges = (current, guarded)  # (ssa.py: reads there skip the trivial phi)
             current = following
             continue
         if head in ENDS_BLOCK:

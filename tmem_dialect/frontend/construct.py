@@ -75,14 +75,18 @@ def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Seq
         value.first_use = use
         uses.append(use)
     op._operand_uses = tuple(uses)  # pyright: ignore[reportPrivateUsage]
-    op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
+    if len(result_types) == 1:  # (most ops: no comprehension, its own Python call)
+        op.results = SSAValues((OpResult(result_types[0], op, 0),))
+    else:
+        op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
     found = _DEFAULTS.get(cls)
     default_properties, default_attributes = found if found is not None else _defaults(cls)
-    op.properties = dict(properties)
-    op.attributes = dict(default_attributes)
-    for name, value in default_properties.items():  # after the given ones, as __post_init__ adds them
-        if name not in op.properties:
-            op.properties[name] = value
+    op.properties = given = {**properties}
+    op.attributes = {**default_attributes}
+    if default_properties:
+        for name, value in default_properties.items():  # after the given ones, as __post_init__ adds them
+            if name not in given:
+                given[name] = value
     op.location = location
     if successors:  # (else Operation's class defaults, the empty tuples, stand)
         op._successors = tuple(successors)  # pyright: ignore[reportPrivateUsage]

@@ -32,25 +32,26 @@ def _branch_to(item, key, guard_var=None, negated: bool | None = None) -> bool:
 def blocking_waits(body: list) -> list:
     """`body` with each try_wait loop replaced by one blocking try_wait (labels kept)."""
     out: list = []
-    i = 0
-    while i < len(body):
-        item = body[i]
-        if isinstance(item, Label) and i + 2 < len(body) and _is_try_wait(body[i + 1]):
-            wait = body[i + 1]
-            flag = wait.operands[0].var
-            # Triton: L: try_wait P; @!P bra L;
-            if _branch_to(body[i + 2], item.key, flag, True):
-                out += [item, _blocking(wait)]
-                i += 3
-                continue
-            # CuTe: L: try_wait P; @P bra D; bra L; D:
-            if i + 4 < len(body) and isinstance(body[i + 4], Label) and \
-                    _branch_to(body[i + 2], body[i + 4].key, flag, False) and _branch_to(body[i + 3], item.key):
-                out += [item, _blocking(wait), body[i + 4]]
-                i += 5
-                continue
-        out.append(item)
-        i += 1
+    copied = 0  # body[:copied] is in `out`, or replaced there
+    # (Only a label can start a loop: the rest of the body is copied by slices, not item by item.)
+    for i in [i for i, item in enumerate(body) if isinstance(item, Label)]:
+        if i < copied or i + 2 >= len(body) or not _is_try_wait(body[i + 1]):
+            continue
+        label, wait = body[i], body[i + 1]
+        flag = wait.operands[0].var
+        # Triton: L: try_wait P; @!P bra L;
+        if _branch_to(body[i + 2], label.key, flag, True):
+            out += body[copied:i]
+            out += [label, _blocking(wait)]
+            copied = i + 3
+            continue
+        # CuTe: L: try_wait P; @P bra D; bra L; D:
+        if i + 4 < len(body) and isinstance(body[i + 4], Label) and \
+                _branch_to(body[i + 2], body[i + 4].key, flag, False) and _branch_to(body[i + 3], label.key):
+            out += body[copied:i]
+            out += [label, _blocking(wait), body[i + 4]]
+            copied = i + 5
+    out += body[copied:]
     return out
 
 

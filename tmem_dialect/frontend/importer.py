@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -92,7 +93,10 @@ class ModuleImporter:
         found = self._locations.get(offset)
         if found is None:
             line, column = self.source.line_column(offset)
-            found = self._locations[offset] = checked_location(self.filename, self.number(line), self.number(column))
+            column_attr = self._numbers.get(column)  # (number(), inlined: most columns recur)
+            if column_attr is None:
+                column_attr = self.number(column)
+            found = self._locations[offset] = checked_location(self.filename, self.number(line), column_attr)
         return found
 
     def number(self, n: int) -> IntAttr:
@@ -168,6 +172,18 @@ def _default_properties(cls: type[Operation], operands: list[SSAValue], result_t
     return dict(op.properties)
 
 
+@cache
+def _position(index: int) -> dict[str, Attribute]:
+    """The properties of `llvm.extractvalue %s[index]` (by index: T.dense_array hashes a type)."""
+    return {"position": T.dense_array(i64, (index,))}
+
+
+@cache
+def _segment_sizes(then_count: int, else_count: int) -> dict[str, Attribute]:
+    """The properties of a cond_br with these numbers of block arguments."""
+    return {"operandSegmentSizes": T.dense_array(i32, (1, then_count, else_count))}
+
+
 class FunctionImporter:
     """The state instruction handlers work on: the current block, SSA reads and writes, op insertion."""
 
@@ -176,9 +192,14 @@ class FunctionImporter:
         self.fn = fn
         self.predict = predict  # of the registers written once (ssa.py)
         self.ins: Instruction | None = None
+        # The location of the instruction `located` (most instructions build several ops and
+        # constants: one loc() call for all of them, see location()).
+        self.located: Instruction | None = None
+        self.location_of_located: FileLineColLoc | None = None
         self.constants: dict[tuple[Attribute, object], SSAValue] = {}
         self.undefs: dict[Attribute, SSAValue] = {}
-        self.casts: dict[tuple[type[Operation], SSAValue, Attribute], SSAValue] = {}  # of the current block (build)
+        # The current block's casts (build), by class and id(operand): [(result type, result), ...]
+        self.casts: dict[tuple[type[Operation], int], list[tuple[Attribute, SSAValue]]] = {}
         self.param_values: dict[str, SSAValue] = {}
         self.field_values: dict[tuple[str, int], SSAValue] = {}  # byval parameters' fields, by offset
         self.params: dict[str, Param] = {p.name: p for p in fn.params}
@@ -189,6 +210,7 @@ class FunctionImporter:
     def run(self) -> llvm.FuncOp:
         from tmem_dialect.frontend import byval, instructions, pointers
 
+        self.instructions = instructions  # (the handlers' module imports this one: not at the top)
         fn = self.fn
         result_var = None
         if len(fn.returns) > 1:
@@ -225,13 +247,14 @@ class FunctionImporter:
         registers = {p.name: p.register for p in fn.params if p.register is not None}
         wanted = [registers[name] for name in self.module.options.return_registers if name in registers]
         self.returned: list[SSAValue] = []
+        handler_of = instructions.HANDLER_OF  # (instructions.translate's table, read in the loop)
         for bb in self.blocks:
             self.current = bb
             self.casts = {}
             for ins in bb.instructions:
                 self.ins = ins
                 try:
-                    instructions.translate(self, ins)
+                    handler_of[ins.opcode](self, ins)
                 except Unmodelled as e:
                     if self.module.options.allow_unmodelled:
                         self.module.warning(ins.start, f"{e}; treated as an opaque op (verification only)")
@@ -343,17 +366,25 @@ class FunctionImporter:
             if end[1].negated:
                 then_edge, else_edge = else_edge, then_edge
             then_args, else_args = SSABuilder.edge_arguments(then_edge), SSABuilder.edge_arguments(else_edge)
-            segments = T.dense_array(i32, (1, len(then_args), len(else_args)))
-            op = new_op(llvm.CondBrOp, [cond, *then_args, *else_args], (), {"operandSegmentSizes": segments},
+            segments = _segment_sizes(len(then_args), len(else_args))
+            op = new_op(llvm.CondBrOp, [cond, *then_args, *else_args], (), segments,
                         location, [then_edge.target.block, else_edge.target.block])
         else:
             op = llvm.ReturnOp(self.ssa.resolve(bb.result)) if bb.result is not None else llvm.ReturnOp.create()
             op.location = location
         append_op(bb.block, op)
 
+    def location(self) -> FileLineColLoc:
+        """The location of the instruction being translated."""
+        ins = self.ins
+        assert ins is not None
+        if ins is not self.located:
+            self.location_of_located = self.module.loc(ins.start)
+            self.located = ins
+        return self.location_of_located  # type: ignore[return-value]
+
     def add(self, op: Operation) -> Operation:
-        assert self.ins is not None
-        op.location = self.module.loc(self.ins.start)
+        op.location = self.location()
         self.current.block.add_op(op)
         return op
 
@@ -362,8 +393,11 @@ class FunctionImporter:
         """A `cls` op added at the instruction, as `cls.create` builds it (construct.new_op: an op's
         own __init__ rebuilds its argument lists and default properties on every call, create
         its setters' bookkeeping, most of the import's cost)."""
-        assert self.ins is not None
-        op = new_op(cls, operands, result_types, properties, self.module.loc(self.ins.start))
+        ins = self.ins
+        assert ins is not None
+        # (location(), inlined: one Python call per op less)
+        location = self.location_of_located if ins is self.located else self.location()
+        op = new_op(cls, operands, result_types, properties, location)  # type: ignore[arg-type]
         append_op(self.current.block, op)
         return op
 
@@ -376,11 +410,18 @@ class FunctionImporter:
         has cast the same way already is that cast (PTX reads a register as its address or as a
         wider operand at every use: one op per register and type in a block, not one per use)."""
         if cls in _CASTS:
-            key = (cls, operands[0], result_type)
-            found = self.casts.get(key)
-            if found is None:
-                found = self.casts[key] = self._build(cls, operands, result_type, properties)
-            return found
+            # By id(): hashing a value and a type are Python calls (5 for a pointer type). The
+            # operand's id stays its own while the entry lives: the cast kept there uses it.
+            key = (cls, id(operands[0]))
+            casts = self.casts.get(key)
+            if casts is None:
+                casts = self.casts[key] = []
+            for t, cast in casts:
+                if t is result_type or t == result_type:
+                    return cast
+            cast = self._build(cls, operands, result_type, properties)
+            casts.append((result_type, cast))
+            return cast
         return self._build(cls, operands, result_type, properties)
 
     def _build(self, cls: type[Operation], operands: list[SSAValue], result_type: Attribute,
@@ -394,8 +435,7 @@ class FunctionImporter:
 
     def extract_value(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
         """`llvm.extractvalue` of field `index` (of type `t`) of a struct."""
-        position = T.dense_array(i64, (index,))
-        (result,) = self.create(llvm.ExtractValueOp, [aggregate], [t], {"position": position}).results
+        (result,) = self.create(llvm.ExtractValueOp, [aggregate], [t], _position(index)).results
         return result
 
     def int_to_pointer(self, value: SSAValue, t: Attribute) -> SSAValue:
@@ -409,7 +449,7 @@ class FunctionImporter:
 
     def _entry_location(self) -> FileLineColLoc:
         """Where an op hoisted to the entry block is from: the instruction that asked for it."""
-        return self.module.loc(self.ins.start if self.ins is not None else self.fn.start)
+        return self.location() if self.ins is not None else self.module.loc(self.fn.start)
 
     def undefined(self, t: Attribute) -> SSAValue:
         if t not in self.undefs:
@@ -458,16 +498,15 @@ class FunctionImporter:
                 if T.bits(value.type) != 1:
                     raise Invalid("'!' negates predicates only")
                 value = self.build(llvm.XOrOp, [value, self.constant(1, T.int_type(1))], value.type)
-            return self.coerce(value, t, signed)
+            # (coerce()'s first test, inlined: most reads are of the type wanted, one Python call less)
+            return value if value.type is t else self.coerce(value, t, signed)
         if isinstance(operand, Imm):
             if T.is_float(t) and not operand.is_float:
                 return self.constant(float(operand.value), t)
             if not T.is_float(t) and operand.is_float:
                 raise Invalid(f"a floating-point literal '{operand.text}' where an integer is expected")
             return self.constant(operand.value, t)
-        from tmem_dialect.frontend import instructions
-
-        return instructions.read_other(self, operand, t)
+        return self.instructions.read_other(self, operand, t)
 
     def coerce(self, value: SSAValue, t: Attribute, signed: bool = False) -> SSAValue:
         have = value.type
@@ -503,7 +542,8 @@ class FunctionImporter:
                 return
             raise Invalid("the destination must be a register")
         var = operand.var
-        self.ssa.write(self.current, var, self.coerce(value, T.register_type(var.type), signed))
+        t = T.register_type(var.type)
+        self.ssa.write(self.current, var, value if value.type is t else self.coerce(value, t, signed))
 
     def pointer_as_int(self, pointer: SSAValue) -> SSAValue:
         """A pointer parameter as the 64-bit number PTX's ld.param gives (made once, in the entry block)."""
@@ -574,8 +614,6 @@ class FunctionImporter:
 
     def address(self, operand: Operand, space: int) -> SSAValue:
         """The pointer `[base+offset]` names, in address space `space`."""
-        from tmem_dialect.frontend import instructions
-
         if not isinstance(operand, Address):
             raise Invalid("expected an address operand [...]")
-        return instructions.address(self, operand, space)
+        return self.instructions.address(self, operand, space)

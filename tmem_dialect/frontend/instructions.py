@@ -44,22 +44,31 @@ UNMODELLED = frozenset(
 )
 
 
-_HANDLER_OF: dict[str, Handler | None] = {}  # by opcode: HANDLERS by its first two parts, else its first
-
-
-def translate(ctx: FunctionImporter, ins: Instruction) -> None:
-    handler = _HANDLER_OF.get(ins.opcode)
-    if handler is None:
-        parts = ins.parts
-        handler = _HANDLER_OF[ins.opcode] = HANDLERS.get(".".join(parts[:2])) or HANDLERS.get(parts[0])
-    if handler is not None:
-        handler(ctx, ins)
-        return
+def _unmodelled(ctx: FunctionImporter, ins: Instruction) -> None:
+    """The handler of an opcode with none: an "unmodelled instruction" error at the line."""
     parts = ins.parts
     two = ".".join(parts[:2])
     if two in UNMODELLED or parts[0] in UNMODELLED:
         raise Unmodelled(f"unmodelled instruction '{ins.opcode}'")
     raise Unmodelled(f"unmodelled instruction '{ins.opcode}' (not an instruction the PTX front end knows)")
+
+
+class _HandlerTable(dict):
+    """The handler of each opcode: HANDLERS by its first two parts, else its first, else _unmodelled.
+    Found on an opcode's first lookup (`table[opcode]`; a kernel has few distinct opcodes), then a
+    dict hit: the importer's loop calls `HANDLER_OF[ins.opcode](ctx, ins)`, no Python call between."""
+
+    def __missing__(self, opcode: str) -> Handler:
+        parts = opcode.split(".")
+        found = self[opcode] = HANDLERS.get(".".join(parts[:2])) or HANDLERS.get(parts[0]) or _unmodelled
+        return found
+
+
+HANDLER_OF: dict[str, Handler] = _HandlerTable()
+
+
+def translate(ctx: FunctionImporter, ins: Instruction) -> None:
+    HANDLER_OF[ins.opcode](ctx, ins)
 
 
 # PTX instructions that write no register operand (the first operand is read).

@@ -74,14 +74,14 @@ def mov(ctx: FunctionImporter, ins: Instruction) -> None:
     d, a = ins.operands
     if isinstance(a, VectorOperand):  # pack: mov.b64 %rd, {%r1, %r2}
         n = len(a.elements)
-        element = IntegerType(T.bits(t) // n)
+        element = T.int_type(T.bits(t) // n)
         parts = [ctx.read(e, element) if e is not None else ctx.undefined(element) for e in a.elements]
         ctx.write(d, v(ctx, llvm.BitcastOp(build_vector(ctx, parts, element), t)))
         return
     if isinstance(d, VectorOperand):  # unpack: mov.b64 {%r1, %r2}, %rd
         n = len(d.elements)
-        element = IntegerType(T.bits(t) // n)
-        vec = v(ctx, llvm.BitcastOp(ctx.read(a, IntegerType(T.bits(t))), VectorType(element, [n])))
+        element = T.int_type(T.bits(t) // n)
+        vec = v(ctx, llvm.BitcastOp(ctx.read(a, T.int_type(T.bits(t))), T.vector_type(element, n)))
         for e, x in zip(d.elements, split_vector(ctx, vec, n)):
             if e is not None:
                 ctx.write(e, x)
@@ -219,6 +219,9 @@ def st(ctx: FunctionImporter, ins: Instruction) -> None:
     t = T.storage_type(ptype)
     ptr = ctx.address(a, space)
     size = T.bits(t) // 8
+    if vector == 1 and not isinstance(s, VectorOperand):  # (most stores: without _elements' list)
+        store(ctx, ctx.read(s, t), ptr, size, volatile)
+        return
     values = [ctx.read(e, t) if e is not None else ctx.undefined(t) for e in _elements(s, vector)]
     if vector == 1:
         store(ctx, values[0], ptr, size, volatile)

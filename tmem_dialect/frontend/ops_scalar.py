@@ -93,7 +93,23 @@ _INT_BINARY = {"add": llvm.AddOp, "sub": llvm.SubOp, "and": llvm.AndOp, "or": ll
 _FLOAT_BINARY = {"add": llvm.FAddOp, "sub": llvm.FSubOp, "mul": llvm.FMulOp, "div": llvm.FDivOp}
 
 
+# By opcode, once an instruction of it was translated: what the checks and decoding of an integer
+# binary / logic / mad.lo instruction give ((type, signed, op class), (type, op class), (type,
+# signed)). The checks depend on the opcode alone, so a hit skips them (the operand count is
+# still checked); dot.ptx has ~300 such instructions of a few opcodes.
+_INTEGER_BINARY: dict[str, tuple[Attribute, bool, type[Operation]]] = {}
+_LOGIC: dict[str, tuple[Attribute, type[Operation]]] = {}
+_MAD_LO: dict[str, tuple[Attribute, bool]] = {}
+
+
 def binary(ctx: FunctionImporter, ins: Instruction) -> None:
+    form = _INTEGER_BINARY.get(ins.opcode)
+    if form is not None:
+        d, a, b = operands(ins, 3)
+        t, signed, op_type = form
+        x, y = ctx.read(a, t, signed), ctx.read(b, t, signed)
+        ctx.write(d, arith(ctx, op_type, x, y), signed)
+        return
     head = ins.parts[0]
     ptype = instruction_type(ins)
     d, a, b = operands(ins, 3)
@@ -111,19 +127,27 @@ def binary(ctx: FunctionImporter, ins: Instruction) -> None:
     if head in ("div", "rem"):
         op_type = {("div", True): llvm.SDivOp, ("div", False): llvm.UDivOp,
                    ("rem", True): llvm.SRemOp, ("rem", False): llvm.URemOp}[(head, signed)]
-        ctx.write(d, arith(ctx, op_type, x, y), signed)
-        return
-    ctx.write(d, arith(ctx, _INT_BINARY[head], x, y), signed)  # type: ignore[arg-type]
+    else:
+        op_type = _INT_BINARY[head]  # type: ignore[assignment]
+    ctx.write(d, arith(ctx, op_type, x, y), signed)
+    _INTEGER_BINARY[ins.opcode] = (t, signed, op_type)
 
 
 def logic(ctx: FunctionImporter, ins: Instruction) -> None:
     """and/or/xor on .b and .pred types (predicate operands may be negated: `!%p`)."""
+    form = _LOGIC.get(ins.opcode)
+    if form is not None:
+        d, a, b = operands(ins, 3)
+        t, op_type = form
+        ctx.write(d, arith(ctx, op_type, ctx.read(a, t), ctx.read(b, t)))
+        return
     head = ins.parts[0]
     ptype = instruction_type(ins)
     d, a, b = operands(ins, 3)
     t = T.operand_type(ptype)
     reject(ins, set())
     ctx.write(d, arith(ctx, _INT_BINARY[head], ctx.read(a, t), ctx.read(b, t)))  # type: ignore[arg-type]
+    _LOGIC[ins.opcode] = (t, _INT_BINARY[head])  # type: ignore[assignment]
 
 
 def unary(ctx: FunctionImporter, ins: Instruction) -> None:
@@ -207,6 +231,13 @@ def _product(ctx: FunctionImporter, ins: Instruction, t: Attribute, x: SSAValue,
 
 
 def mad(ctx: FunctionImporter, ins: Instruction) -> None:
+    form = _MAD_LO.get(ins.opcode)
+    if form is not None:
+        d, a, b, c = operands(ins, 4)
+        t, signed = form
+        p = arith(ctx, llvm.MulOp, ctx.read(a, t, signed), ctx.read(b, t, signed))  # (_product's .lo)
+        ctx.write(d, arith(ctx, llvm.AddOp, p, ctx.read(c, p.type, signed)), signed)
+        return
     ptype = instruction_type(ins)
     t = T.operand_type(ptype)
     d, a, b, c = operands(ins, 4)
@@ -218,6 +249,8 @@ def mad(ctx: FunctionImporter, ins: Instruction) -> None:
     signed = T.is_signed(ptype)
     p = _product(ctx, ins, t, ctx.read(a, t, signed), ctx.read(b, t, signed))
     ctx.write(d, arith(ctx, llvm.AddOp, p, ctx.read(c, p.type, signed)), signed)
+    if not {"hi", "wide"} & modifiers(ins):
+        _MAD_LO[ins.opcode] = (t, signed)
 
 
 def fma(ctx: FunctionImporter, ins: Instruction) -> None:

@@ -57,6 +57,9 @@ class BasicBlock:
     sealed: bool = False
     entry: bool = False
     result: SSAValue | None = None  # a device function's return value at this block's `ret`
+    # (guard block, guarded block) when this block is where a guarded instruction's diamond merges
+    # (blocks.py): its only predecessors are the two, and the guard block is the guarded one's only one
+    merges: tuple[BasicBlock, BasicBlock] | None = None
 
 
 class Mispredicted(Exception):
@@ -88,6 +91,13 @@ def dominator_intervals(blocks: list[BasicBlock]) -> dict[BasicBlock, tuple[int,
     return intervals
 
 
+def _is_diamond(merge: BasicBlock, guard: BasicBlock, guarded: BasicBlock) -> bool:
+    """Whether `merge`'s predecessors are `guard` and `guarded`, whose only predecessor is `guard`."""
+    sources = {id(e.source) for e in merge.in_edges}
+    return len(merge.in_edges) == 2 and sources == {id(guard), id(guarded)} and guard is not merge \
+        and [e.source for e in guarded.in_edges] == [guard]
+
+
 def connect(source: BasicBlock, target: BasicBlock) -> Edge:
     edge = Edge(source, target)
     source.out_edges.append(edge)
@@ -115,6 +125,8 @@ class SSABuilder:
         for b in blocks:
             if not b.in_edges:
                 b.sealed = True
+            if b.merges is not None and not _is_diamond(b, *b.merges):
+                b.merges = None  # (a lookup then places a phi, as at any merge)
 
     def write(self, block: BasicBlock, var: Variable, value: SSAValue) -> None:
         block.defs[var] = value
@@ -132,7 +144,8 @@ class SSABuilder:
             here = self.intervals.get(block)
             # (the same block: the write came first, blocks are filled in order)
             if here is not None and start <= here[0] and here[1] <= end:
-                return self.resolve(value)
+                # (resolve(), inlined for a value no removed phi stands for: most are op results)
+                return value if id(value) not in self.replaced else self.resolve(value)
         value = self._lookup(block, var)
         if self.pending:  # (most reads place no phi: nothing to drain)
             self._drain()
@@ -149,10 +162,20 @@ class SSABuilder:
             if not b.in_edges:
                 found = self.undefined(self.type_of(var))
                 break
-            if b.sealed and len(b.in_edges) == 1:
-                path.append(b)
-                b = b.in_edges[0].source
-                continue
+            if b.sealed:
+                if len(b.in_edges) == 1:
+                    path.append(b)
+                    b = b.in_edges[0].source
+                    continue
+                # A guarded instruction's merge block, when the guarded block (filled: the merge is
+                # sealed) has no definition of `var`: both incoming values are the guard block's, so
+                # the phi would be trivial; read it there instead (791 of dot.ptx's 866 phis were
+                # these). A value the guarded block only read is in its defs too: a phi then, as before.
+                merges = b.merges
+                if merges is not None and var not in merges[1].defs:
+                    path.append(b)
+                    b = merges[0]
+                    continue
             found = self._new_phi(b, var).arg
             break
         b.defs[var] = found
@@ -211,7 +234,8 @@ class SSABuilder:
             if not target.sealed and all(e.source.filled for e in target.in_edges):
                 target.sealed = True
                 self.pending.extend(target.phis)
-        self._drain()
+        if self.pending:
+            self._drain()
 
     def finish(self) -> None:
         """Remove trivial phis (a worklist: removing one revisits the phis that read it), then make

@@ -243,8 +243,9 @@ class _Builder:
         return starts[blocks[0]], exits
 
     def branch(self, node: Node, term: Operation, targets: list[Node]) -> None:
-        cond = getattr(term, "cond", None)
-        if len(targets) == 2 and isinstance(cond, SSAValue):
+        # (Only a two-way branch has a condition to read: an operand lookup is slow in xDSL.)
+        cond = getattr(term, "cond", None) if len(targets) == 2 else None
+        if isinstance(cond, SSAValue):
             node.branch = Branch(term, cond)
             _connect(node, targets[0], True)
             _connect(node, targets[1], False)
@@ -255,9 +256,12 @@ class _Builder:
             _connect(node, target)
 
     def block(self, block: Block, node: Node) -> Node:
-        for op in block.ops:
+        # (Along the op list by next_op: iterating `block.ops` adds a Python-level call per op.)
+        op = block.first_op
+        while op is not None:
             node.ops.append(op)
             if not op.regions:
+                op = op.next_op
                 continue
             if isinstance(op, scf.IfOp):
                 node = self.if_op(op, node)
@@ -269,6 +273,7 @@ class _Builder:
                 node = self.alternatives(op, node)
             else:
                 self.unsupported.append(op)
+            op = op.next_op
         return node
 
     def if_op(self, op: scf.IfOp, node: Node) -> Node:

@@ -11,6 +11,7 @@ apart are two accesses' addresses.
 from __future__ import annotations
 
 import sys
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -20,11 +21,11 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tmem_dialect import integers, isa
 from tmem_dialect.conventions import GENERIC_ADDRESS_SPACE, SHARED_ADDRESS_SPACE, pointer_address_space
-from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, has_tmem_effect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.dialects.tcgen05 import slot_symbol
 from tmem_dialect.memory_model import EffectKind
-from tmem_dialect.op_types import is_a
+from tmem_dialect.op_types import OpIndex, is_a, walk_ops
 from tmem_dialect.passes.block_values import BlockArgumentValues, one_trip_pinned
 from tmem_dialect.passes.carried import CarriedRings
 from tmem_dialect.passes.cfg import CFG, Loop
@@ -50,6 +51,7 @@ from tmem_dialect.passes.threads import (
 )
 
 _UNSET = object()  # not in a cache (None is a value: not an integer)
+_COMPUTING = object()  # a form being computed (asked again meanwhile: a use-def cycle)
 
 
 _SCF_LOOPS = (scf.ForOp, scf.WhileOp)
@@ -66,12 +68,14 @@ class Values(BlockArgumentValues):
         slots: set[object],
         effects: dict[Operation, TMEMEffect] | None = None,
         known: dict[SSAValue, Form] | None = None,
-        ops: list[Operation] | None = None,
+        index: OpIndex | None = None,
     ):
         self.function = function
-        self.ops = list(function.walk()) if ops is None else ops  # walked once, read by every round
+        # Walked once, read by every round.
+        self.op_index = OpIndex(walk_ops(function)) if index is None else index
+        self.ops = self.op_index.ops
         self.effects = effects if effects is not None else {
-            op: e for op in self.ops if (e := tmem_effect(op)) is not None
+            op: e for op in self.op_index.where(has_tmem_effect) if (e := tmem_effect(op)) is not None
         }
         self.cfg = cfg
         self.space = space
@@ -80,14 +84,13 @@ class Values(BlockArgumentValues):
         self._header_loop = {lp.header: lp for lp in cfg.loops}
         self._carried: dict[SSAValue, Uniformity] = {}
         self._carried_rings = CarriedRings(cfg)  # the ranges of carried ring registers
-        self._forms: dict[SSAValue, Form | None] = {}
+        self._forms: dict[SSAValue, Form | None | object] = {}  # (_COMPUTING while it is)
         self._uniformity: dict[SSAValue, Uniformity] = {}
         self._splits: dict[SSAValue, Split | None] = {}
-        self._in_progress: set[SSAValue] = set()
         # While _solve_carried runs: which values read each value's form (the value being
         # computed when form() was asked), so that raising a carried value's uniformity
         # re-evaluates only what depends on it. None once evaluation is done.
-        self._readers: dict[SSAValue, list[SSAValue]] | None = {}
+        self._readers: defaultdict[SSAValue, list[SSAValue]] | None = defaultdict(list)
         self._computing: list[SSAValue] = []
         self._known = known or {}  # values proven elsewhere (a dispatch round's state byte)
         if sys.getrecursionlimit() < 20000:
@@ -99,24 +102,28 @@ class Values(BlockArgumentValues):
     def form(self, value: SSAValue) -> Form | None:
         """The form of an integer/pointer value; None for other types."""
         if self._readers is not None and self._computing:
-            self._readers.setdefault(value, []).append(self._computing[-1])
-        found = self._forms.get(value, _UNSET)
+            self._readers[value].append(self._computing[-1])
+        forms = self._forms
+        found = forms.get(value, _UNSET)
         if found is not _UNSET:
-            return found
-        if value in self._known:
+            if found is _COMPUTING:
+                # A cycle through a loop-carried value: answer optimistically; the loop-carried
+                # fixpoint in _solve_carried corrects the uniformity if the guess was wrong.
+                return self._opaque(value, self._carried.get(value, Uniformity.CTA))
+            return found  # type: ignore[return-value]
+        if self._known and value in self._known:
             return self._known[value]
-        if value in self._in_progress:
-            # A cycle through a loop-carried value: answer optimistically; the loop-carried
-            # fixpoint in _solve_carried corrects the uniformity if the guess was wrong.
-            return self._opaque(value, self._carried.get(value, Uniformity.CTA))
-        self._in_progress.add(value)
+        # (The mark in the cache, not a set of values in progress: one hash of the value less.)
+        forms[value] = _COMPUTING
         self._computing.append(value)
         try:
             found = self._compute(value)
+        except BaseException:
+            del forms[value]
+            raise
         finally:
-            self._in_progress.discard(value)
             self._computing.pop()
-        self._forms[value] = found
+        forms[value] = found
         return found
 
     def uniformity(self, value: SSAValue) -> Uniformity:
@@ -250,9 +257,7 @@ class Values(BlockArgumentValues):
         self._splits.clear()
 
     def _loop_carried(self) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
-        for op in self.ops:
-            if not is_a(op, _SCF_LOOPS):
-                continue
+        for op in self.op_index.of(_SCF_LOOPS):
             if is_a(op, scf.ForOp):
                 yield_op = op.body.block.last_op
                 if yield_op is not None:

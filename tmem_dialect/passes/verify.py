@@ -13,6 +13,7 @@ from tmem_dialect.conventions import is_kernel
 from tmem_dialect.diagnostics import Diagnostic, emit_all_or_raise, warning
 from tmem_dialect.findings import FindingKind
 from tmem_dialect.kernel_checks import kernel_diagnostics, module_diagnostics
+from tmem_dialect.op_types import OpIndex, walk_ops
 from tmem_dialect.passes.analysis import (
     KernelAnalysis,
     Options,
@@ -34,20 +35,23 @@ def verify_module(module: Operation, options: Options) -> list[Diagnostic]:
 def verify_findings(module: Operation, options: Options) -> list[tuple[FindingKind, Diagnostic]]:
     """Every finding of tmem-verify on `module` with its kind (shared with the interpreter), in
     source order."""
-    module_ops = list(module.walk())  # walked once; each function's ops are the analysis's
-    found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module, module_ops))
-    segments = function_ops(module, module_ops)
-    functions = tmem_functions(module, module_ops, segments)
+    # Walked once: each function's ops are cut from the module's, and every check scans them
+    # by class (OpIndex) for the few kinds of op it looks at.
+    module_index = OpIndex(walk_ops(module))
+    found: list[tuple[FindingKind, Diagnostic]] = list(module_diagnostics(module, module_index))
+    indexes = {key: OpIndex(ops) for key, ops in function_ops(module, module_index.ops).items()}
+    functions = tmem_functions(module, module_index, indexes)
     callees = function_names(functions)
     with frozen_heap():
         for function in functions:
-            analysis = KernelAnalysis(function, options, ops=segments.get(id(function)))
+            analysis = KernelAnalysis(function, options, index=indexes.get(id(function)))
             try:
                 found.extend((FindingKind.UNPROVEN, d) for d in _kernel_notes(function, analysis))
-                found.extend((FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, analysis.ops))
+                index = analysis.op_index
                 found.extend(
-                    kernel_diagnostics(function, module, analysis.ops, module_ops, analysis.tmem_effects)
+                    (FindingKind.UNSUPPORTED, d) for d in unanalysed(function, analysis.cfg, callees, index)
                 )
+                found.extend(kernel_diagnostics(function, module, index, module_index, analysis.tmem_effects))
                 found.extend(_engine_findings(function, analysis, options))
             finally:
                 analysis.release()  # freed here, not by the collection after frozen_heap

@@ -10,9 +10,9 @@ from xdsl.dialects import llvm
 from xdsl.ir import Operation
 
 from tmem_dialect.diagnostics import Diagnostic, Severity, warning
-from tmem_dialect.dialects.interfaces import tmem_effect
+from tmem_dialect.dialects.interfaces import has_tmem_effect, tmem_effect
 from tmem_dialect.memory_model import rules_version
-from tmem_dialect.op_types import is_a
+from tmem_dialect.op_types import OpIndex, is_a, walk_ops
 from tmem_dialect.passes.analysis import messages_warps as text
 from tmem_dialect.passes.analysis.kernel import KernelAnalysis
 from tmem_dialect.passes.analysis.messages import bad_ptx_version
@@ -51,20 +51,20 @@ def parse_options(ptx_version: str | float, conservative: bool, insert: bool) ->
 
 
 def tmem_functions(
-    module: Operation, ops: list[Operation] | None = None, segments: dict[int, list[Operation]] | None = None
+    module: Operation, index: OpIndex | None = None, indexes: dict[int, OpIndex] | None = None
 ) -> list[Operation]:
-    """Functions (func.func, llvm.func) that use TMEM, in module order; `ops`: `module.walk()` as
-    a list, `segments`: `function_ops` of it, when the caller has them."""
+    """Functions (func.func, llvm.func) that use TMEM, in module order; `index`: `module.walk()`,
+    `indexes`: each of `function_ops` of it, when the caller has them."""
     from xdsl.dialects import func
 
-    ops = list(module.walk()) if ops is None else ops
-    segments = function_ops(module, ops) if segments is None else segments
+    index = OpIndex(walk_ops(module)) if index is None else index
     found = []
-    for op in ops:
-        if is_a(op, (func.FuncOp, llvm.FuncOp)) and op.regions[0].blocks:
-            inner_ops = segments.get(id(op))
-            if any(tmem_effect(inner) is not None or _is_tile_op(inner)
-                   for inner in (op.walk() if inner_ops is None else inner_ops)):
+    for op in index.of((func.FuncOp, llvm.FuncOp)):
+        if op.regions[0].blocks:
+            inner = indexes.get(id(op)) if indexes is not None else None
+            inner = OpIndex(walk_ops(op)) if inner is None else inner
+            if (any(tmem_effect(inner_op) is not None for inner_op in inner.where(has_tmem_effect))
+                    or inner.named(_is_tile_name)):
                 found.append(op)
     return found
 
@@ -81,8 +81,8 @@ def function_ops(module: Operation, module_ops: list[Operation]) -> dict[int, li
     return {id(module_ops[i]): module_ops[i:j] for i, j in zip(starts, [*starts[1:], len(module_ops)])}
 
 
-def _is_tile_op(op: Operation) -> bool:
-    return op.name in ("tcgen05.tile_load", "tcgen05.tile_store")
+def _is_tile_name(name: str) -> bool:
+    return name in ("tcgen05.tile_load", "tcgen05.tile_store")
 
 
 def function_names(functions: list[Operation]) -> set[str]:
@@ -90,22 +90,28 @@ def function_names(functions: list[Operation]) -> set[str]:
 
 
 def unanalysed(
-    function: Operation, cfg: CFG, tmem_callees: set[str], ops: list[Operation] | None = None
+    function: Operation, cfg: CFG, tmem_callees: set[str], index: OpIndex | None = None
 ) -> list[Diagnostic]:
     """Warnings for TMEM use the analysis cannot see into: it never passes them silently.
 
-    `tmem_callees`: names of the module's functions that use TMEM; `ops`: `function.walk()` as
-    a list, when the caller has it."""
+    `tmem_callees`: names of the module's functions that use TMEM; `index`: `function.walk()`,
+    when the caller has it."""
     from xdsl.dialects import func
 
     found: list[Diagnostic] = []
     for op in cfg.unsupported:
         if any(tmem_effect(inner) is not None for inner in op.walk()):
             found.append(warning(op, text.unsupported_control_flow(op.name)))
-    for op in function.walk() if ops is None else ops:
-        if _is_tile_op(op):
+    index = OpIndex(walk_ops(function)) if index is None else index
+    calls = (func.CallOp, llvm.CallOp)
+
+    def looked_at(op_type: type[Operation]) -> bool:
+        return _is_tile_name(op_type.name) or op_type.name == "llvm.inline_asm" or issubclass(op_type, calls)
+
+    for op in index.where(looked_at):
+        if _is_tile_name(op.name):
             found.append(warning(op, text.warpgroup_access(op.name)))
-        elif is_a(op, (func.CallOp, llvm.CallOp)):
+        elif is_a(op, calls):
             callee = getattr(op, "callee", None)
             name = getattr(getattr(callee, "root_reference", None), "data", None)
             if name in tmem_callees:

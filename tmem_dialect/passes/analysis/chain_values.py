@@ -58,15 +58,35 @@ class Fork(Exception):
         self.condition = condition
 
 
+class Site:
+    """What a block run reads of its block whatever its entry (Chains._sites: built once, after
+    the liveness; hashed by identity, unlike a Block, whose __hash__ is Python code). The facts
+    a run carries (env) or assumes are named by their bit (Chains._fact_bit)."""
+
+    __slots__ = ("block", "condition", "condition_inputs", "defined", "effects", "exits")
+
+    def __init__(self, block: Block, effects: tuple, condition: SSAValue | None,
+                 condition_inputs: tuple | None, defined: int):
+        self.block, self.effects, self.defined = block, effects, defined
+        self.condition, self.condition_inputs = condition, condition_inputs
+        """The block, its ops with an effect in order, the bits of the facts it defines, the
+        condition of its llvm.cond_br and what that reads (Chains.inputs)."""
+        self.exits: tuple[tuple[Site, tuple[tuple[int, SSAValue, tuple], ...], int], ...] = ()
+        """Per successor (as Chains._successors): its site, the bits of its carried arguments
+        with the values passed to them (and what those read), and the facts live into it."""
+
+
 class Plan:
-    """A way into a block of one warp's run (the block, the carried values, the assumptions),
-    interned per warp (Chains.entry: a state holds it, and is hashed with it, by identity) and,
-    once BlockRun has run it, what the block run computes from it."""
+    """A way into a block of one warp's run (the block's site, the carried values, the
+    assumptions), interned per warp (Chains.entry: a state holds it, and is hashed with it, by
+    identity) and, once BlockRun has run it, what the block run computes from it."""
 
-    __slots__ = ("assume", "block", "env", "inside", "parities", "steps", "successors")
+    __slots__ = ("asks", "assume", "env", "env_dict", "inside", "parities", "site", "steps", "successors")
 
-    def __init__(self, block: Block, env: frozenset, assume: frozenset):
-        self.block, self.env, self.assume = block, env, assume
+    def __init__(self, site: Site, env: frozenset, assume: frozenset, env_dict: dict[int, object]):
+        self.site, self.env, self.assume, self.env_dict = site, env, assume, env_dict
+        """env: frozenset of (fact bit, value) of the carried values (env_dict: the same as a
+        dict); assume: frozenset of (fact bit, sense) of the assumed conditions."""
         self.steps: tuple[tuple[int, Operation, object], ...] | None = None  # not run yet
         """Per op of the block with an effect, in order: (what it does, the op, its mbarrier or
         for an init (mbarrier, count)). A STOP step is the last: the run gives up there."""
@@ -77,6 +97,8 @@ class Plan:
         """The assumptions in the block (the entry's, less those on values it computes again)."""
         self.parities: dict[Operation, object] = {}
         """The parities of its waits, evaluated when a counting run first reaches one."""
+        self.asks: tuple[SSAValue, ...] = ()
+        """The conditions whose per-warp split the block run consulted (RunValues.asks)."""
 
 
 def pure(op: Operation) -> bool:
@@ -97,29 +119,41 @@ class RunValues:
     symbols and cross-run cache) for warp `warp`, under the carried values `env` and the
     assumed conditions `assume`."""
 
-    def __init__(self, chains, warp: int, env: dict[BlockArgument, object], assume: set[tuple[SSAValue, bool]]):  # type: ignore[no-untyped-def]
+    def __init__(self, chains, warp: int, env: dict[int, object],  # type: ignore[no-untyped-def]
+                 assume: frozenset[tuple[int, bool]]):
         self.chains = chains
         self.warp = warp
         self.env = env
         self.assume = assume
         self.memo: dict[SSAValue, object] = {}
+        self.asks: list[SSAValue] = []
+        """The conditions whose per-warp split (values.split) the values computed so far read:
+        the only way they read the warp."""
 
-    def root(self, value: SSAValue, truth: bool) -> object:
+    def root(self, value: SSAValue, truth: bool, inputs: tuple | None = None) -> object:
         """int_of (or truth) of a value the run evaluates from a block (Chains._roots), cached
         across runs on all it may read: the warp, the carried values and the assumed
-        conditions of its closure (a fork it meets is cached too)."""
-        args, conds = self.chains.inputs(value)
+        conditions of its closure (a fork it meets is cached too), with the splits it asked."""
+        args, conds = inputs or self.chains.inputs(value)
         env, assume = self.env, self.assume
-        key = (value, truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
+        # (By the value's id: SSAValue.__hash__ is Python code; the values outlive the cache.)
+        key = (id(value), truth, self.warp, tuple([env.get(a, _ABSENT) for a in args]),
                tuple([1 if (c, True) in assume else -1 if (c, False) in assume else 0 for c in conds]))
         cache = self.chains.evaluated
-        found = cache.get(key, _ABSENT)
-        if found is _ABSENT:
+        entry = cache.get(key)
+        if entry is None:
+            # With a memo of its own, so that the asks recorded are all those the value reads.
+            mark, memo, self.memo = len(self.asks), self.memo, {}
             try:
                 found = self.truth(value) if truth else self.int_of(value)
             except Fork as fork:
                 found = Fork(fork.condition)  # not the raised one: its traceback holds this frame (a cycle)
-            cache[key] = found
+            self.memo = memo
+            cache[key] = (found, tuple(self.asks[mark:]))
+        else:
+            found, asks = entry
+            if asks:
+                self.asks.extend(asks)
         if isinstance(found, Fork):
             raise Fork(found.condition)
         return found
@@ -137,8 +171,9 @@ class RunValues:
         if c is not None:
             return c
         if isinstance(value, BlockArgument):
-            if value in self.env:
-                return self.env[value]
+            bit = self.chains._fact_bit.get(value)
+            if bit in self.env:
+                return self.env[bit]
             return self._opaque(value)
         owner = value.owner
         width = bitwidth(value.type)
@@ -211,16 +246,18 @@ class RunValues:
 
     def truth(self, value: SSAValue) -> object:
         """True / False for this thread, or the condition to fork on (raises Fork)."""
-        for sense in (True, False):
-            if (value, sense) in self.assume:
-                return sense
+        if self.assume:
+            bit = self.chains._fact_bit.get(value)
+            for sense in (True, False):
+                if (bit, sense) in self.assume:
+                    return sense
         c = constant(value)
         if c is not None:
             return bool(c & 1)
         split = self.chains.values.split(value)
         bit = 1 << self.warp
         if split is not None:
-            self.chains.asked.add(value)
+            self.asks.append(value)
         if split is not None and bool(split.may_true & bit) != bool(split.may_false & bit):
             return bool(split.may_true & bit)
         if _is_election(value):
@@ -273,21 +310,22 @@ class BlockRun(RunValues):
     """The block run of the elected thread of `warp` from `plan`'s entry: fills in the plan."""
 
     def __init__(self, chains, warp: int, plan: Plan):  # type: ignore[no-untyped-def]
-        super().__init__(chains, warp, dict(plan.env), set(plan.assume))
+        super().__init__(chains, warp, plan.env_dict, plan.assume)
         self.plan = plan
 
     def run(self) -> None:
         chains, plan = self.chains, self.plan
-        block = plan.block
+        site = plan.site
         # The block's values are computed again: choices made on them before no longer hold.
         if self.assume:
-            home = chains.home
-            self.assume = {(v, s) for v, s in self.assume if home(v) is not block}
-            if len(self.assume) < len(plan.assume):
-                plan.inside = frozenset(self.assume)
+            defined = site.defined
+            inside = frozenset([fact for fact in self.assume if not fact[0] & defined])
+            if len(inside) < len(plan.assume):
+                self.assume = plan.inside = inside
         steps: list[tuple[int, Operation, object]] = []
-        effects = chains.block_effects(block)
-        single = bool(effects) and chains.single_thread(block)  # (the ops of a block run in the same threads)
+        effects = site.effects
+        # (the ops of a block run in the same threads)
+        single = bool(effects) and chains.single_thread(site.block)
         for op, effect in effects:
             kind = effect.kind
             if kind in ASYNC_KINDS:  # one issued by more threads than the one we follow is not tracked
@@ -303,6 +341,7 @@ class BlockRun(RunValues):
             if barrier is None:  # a release or init that may reach any mbarrier
                 steps.append((STOP, op, None))
                 plan.steps = tuple(steps)
+                self._asked()
                 return
             if kind is EffectKind.MBARRIER_INIT:
                 count = self.root(effect.count, False) if effect.count is not None else None
@@ -312,43 +351,53 @@ class BlockRun(RunValues):
                 and effect.multicast is None and single
             steps.append((RELEASE if plain else OTHER, op, barrier))
         plan.successors = self._next()
-        plan.steps = tuple(steps)
+        plan.steps = tuple(steps) if steps else ()
+        self._asked()
+
+    def _asked(self) -> None:
+        if self.asks:
+            asks = self.plan.asks = tuple(dict.fromkeys(self.asks))
+            self.chains.asked.update(asks)
 
     def _count_is_one(self, effect) -> bool:  # type: ignore[no-untyped-def]
         return effect.count is None or self.root(effect.count, False) == 1
 
     def _next(self) -> tuple[Plan, ...]:
-        chains, block, warp = self.chains, self.plan.block, self.warp
-        exits = chains.exits(block)
-        taken: list[tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], frozenset]] = []
+        chains, plan = self.chains, self.plan
+        site = plan.site
+        exits = site.exits
+        taken: list[tuple[tuple[Site, tuple[tuple[int, SSAValue, tuple], ...], int], frozenset]] = []
         if len(exits) == 2:  # an llvm.cond_br (Chains._successors_of)
-            cond = chains.condition(block)
+            cond, inputs = site.condition, site.condition_inputs
             # Fork on each unknown the condition meets until it is decided under every choice.
-            choices = [self.plan.inside]  # (a frozenset of self.assume)
+            choices = [plan.inside]
             while choices:
                 assume = choices.pop()
-                self.assume, self.memo = set(assume), {}
+                self.assume, self.memo = assume, {}
                 try:
-                    sense = self.root(cond, True)
+                    sense = self.root(cond, True, inputs)
                 except Fork as fork:
-                    choices.extend(assume | {(fork.condition, s)} for s in (True, False))
+                    bit = chains._fact_bit[fork.condition]
+                    choices.extend(assume | {(bit, s)} for s in (True, False))
                     continue
                 taken.append((exits[0 if sense else 1], assume))
         elif exits:
-            taken.append((exits[0], self.plan.inside))
+            taken.append((exits[0], plan.inside))
         out = []
-        bit_of, entry = chains._fact_bit, self.plan.env
+        entry, entry_env = plan.env, self.env
         for (target, carried, live), assume in taken:
-            env = {arg: value for arg, value in self.env.items() if live & bit_of[arg]} if self.env else {}
+            env = {bit: value for bit, value in entry_env.items() if live & bit} if entry_env else {}
             if carried:  # evaluated under this edge's choices
-                self.assume, self.memo = set(assume), {}
-                for arg, value in carried:
-                    env[arg] = self.root(value, False)
+                self.assume, self.memo = assume, {}
+                for bit, value, inputs in carried:
+                    env[bit] = self.root(value, False, inputs)
             if assume:
-                kept = [fact for fact in assume if live & bit_of.get(fact[0], -1)]
+                kept = [fact for fact in assume if live & fact[0]]
                 if len(kept) < len(assume):
                     assume = frozenset(kept)
             # The entry's env when the edge keeps it whole (no new frozenset to build and hash).
-            out.append(chains.entry(warp, target, entry if len(env) == len(entry) and not carried
-                                    else frozenset(env.items()), assume))
+            if len(env) == len(entry) and not carried:
+                out.append(chains.entry(target, entry, assume, entry_env))
+            else:
+                out.append(chains.entry(target, frozenset(env.items()), assume, env))
         return tuple(out)

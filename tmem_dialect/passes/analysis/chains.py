@@ -33,7 +33,8 @@ Each warp is run twice: first without the counts (which thread releases to and i
 mbarrier: the barriers that are counted follow from it), then, for the warps that issue async
 ops, with them. A block run's values (mbarrier addresses, branch choices, carried values) are
 the same in both and whatever the counts: they are computed once per warp and entry (block,
-carried values, assumptions) as a chain_values.Plan, which each run then steps through.
+carried values, assumptions) as a chain_values.Plan, which each run then steps through; a
+later warp that answers alike every split a plan asked copies it (_fill).
 
 What it proves: at each op, the async ops of the thread run on some path so far whose
 completion no observed wait has covered. An mma M of warp w is ordered before an op L of any
@@ -48,6 +49,7 @@ Nothing here reports: a chain that is not proven leaves the pair to the other ru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from xdsl.dialects import llvm
@@ -67,6 +69,7 @@ from tmem_dialect.passes.analysis.chain_values import (
     BlockRun,
     Plan,
     RunValues,
+    Site,
     Unproven,
     pure,
 )
@@ -115,10 +118,10 @@ class Chains:
         self._successor_memo: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {}
         self._conditions: dict[Block, SSAValue] = {}
         self._single_memo: dict[Block | None, bool] = {}
-        self._exit_memo: dict[Block, tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]] = {}
         self._opaque_memo: dict[SSAValue, object] = {}
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
-        self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (block, env, assume)
+        self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (site, env, assume)
+        self._warp_plans: dict[tuple, Plan] = {}  # those of the warp _explore runs
         try:
             self._run(function)
             self.ok = True
@@ -177,9 +180,9 @@ class Chains:
         self._fact_bit: dict[SSAValue, int] = {}
         self._facts: list[SSAValue] = []  # by bit position
         self._closure: dict[SSAValue, int] = {}
-        self._inputs: dict[SSAValue, tuple[tuple[BlockArgument, ...], tuple[SSAValue, ...]]] = {}
+        self._inputs: dict[SSAValue, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.evaluated: dict[tuple, object] = {}
-        self._live_in = self._liveness(blocks)
+        self._sites = self._liveness(blocks)
         # First run: who releases to each mbarrier, with what init counts; second: the proofs.
         self._simple: dict[object, int] = {}
         releasers: dict[object, set[int]] = {}
@@ -200,7 +203,7 @@ class Chains:
                     issuers.add(warp)
                 continue
             self.asked: set[SSAValue] = set()
-            issued = self._explore(warp, blocks[0], releasers, inits, others, visited, proving=False)
+            issued = self._explore(warp, self._sites[0], releasers, inits, others, visited, proving=False)
             runs.append((warp, self.asked, issued))
             if issued:
                 issuers.add(warp)
@@ -214,9 +217,9 @@ class Chains:
         if not self._simple:
             raise Unproven
         for warp in sorted(issuers):  # the warps whose elected thread issues mma/cp/shift
-            self._explore(warp, blocks[0], {}, {}, set(), set(), proving=True)
+            self._explore(warp, self._sites[0], {}, {}, set(), set(), proving=True)
 
-    def _same_answers(self, asked: set[SSAValue], warp: int, other: int) -> bool:
+    def _same_answers(self, asked: Iterable[SSAValue], warp: int, other: int) -> bool:
         a, b = 1 << warp, 1 << other
         for value in asked:
             split = self.values.split(value)
@@ -232,8 +235,9 @@ class Chains:
                 incoming[target].append((block, args))
         return incoming
 
-    def _liveness(self, blocks: list[Block]) -> dict[Block, int]:
-        """Per block, the facts a run entering it may still read, as a bit set over `_fact_bit`:
+    def _liveness(self, blocks: list[Block]) -> list[Site]:
+        """Per block, its Site, with the facts a run entering it may still read, as a bit set
+        over `_fact_bit`:
         the carried block arguments (env) and the i1 values (every condition truth() can fork
         on is one) that int_of and truth may consult from a block's roots (_roots) there or
         later before the value's block defines it anew. A state that keeps a fact outside this set only differs from one that
@@ -267,7 +271,17 @@ class Chains:
             if found != live[i]:
                 live[i] = found
                 work.extend(predecessors[i])
-        return dict(zip(blocks, live))
+        tracked = self._tracked
+        conditions, inputs = self._conditions, self.inputs
+        sites = [Site(block, self.block_effects(block), conditions.get(block),
+                      inputs(conditions[block]) if block in conditions else None, defined[i])
+                 for i, block in enumerate(blocks)]
+        for site, targets in zip(sites, successors):
+            site.exits = tuple(
+                (sites[j], tuple((bit_of[arg], v, inputs(v))
+                                 for arg, v in zip(sites[j].block.args, args) if arg in tracked), live[j])
+                for j, (_, args) in zip(targets, self._successors(site.block)))
+        return sites
 
     def reads(self, value: SSAValue) -> int:
         """The facts (bits of `_fact_bit`) int_of or truth of `value` may consult: `value` if it
@@ -286,17 +300,19 @@ class Chains:
             self._closure[value] = found
         return found
 
-    def inputs(self, root: SSAValue) -> tuple[tuple[BlockArgument, ...], tuple[SSAValue, ...]]:
-        """The carried block arguments and the conditions evaluating `root` may read (memoized)."""
+    def inputs(self, root: SSAValue) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The bits of the carried block arguments and of the conditions evaluating `root` may
+        read (memoized)."""
         found = self._inputs.get(root)
         if found is None:
             mask, facts = self.reads(root), []
             while mask:
                 low = mask & -mask
-                facts.append(self._facts[low.bit_length() - 1])
+                facts.append((low, self._facts[low.bit_length() - 1]))
                 mask ^= low
-            found = self._inputs[root] = (tuple(v for v in facts if isinstance(v, BlockArgument) and v in self._tracked),
-                                          tuple(v for v in facts if v.type == _I1))
+            found = self._inputs[root] = (
+                tuple(bit for bit, v in facts if isinstance(v, BlockArgument) and v in self._tracked),
+                tuple(bit for bit, v in facts if v.type == _I1))
         return found
 
     def _roots(self, block: Block) -> list[SSAValue]:
@@ -340,17 +356,6 @@ class Chains:
         found = self._successor_memo.get(block)
         if found is None:
             found = self._successor_memo[block] = self._successors_of(block)
-        return found
-
-    def exits(self, block: Block) -> tuple[tuple[Block, tuple[tuple[BlockArgument, SSAValue], ...], int], ...]:
-        """Per successor of `block` (as _successors): the block, its carried arguments with the
-        values passed to them, and the facts live into it (memoized; after _liveness)."""
-        found = self._exit_memo.get(block)
-        if found is None:
-            tracked = self._tracked
-            found = self._exit_memo[block] = tuple(
-                (target, tuple((arg, v) for arg, v in zip(target.args, args) if arg in tracked), self._live_in[target])
-                for target, args in self._successors(block))
         return found
 
     def condition(self, block: Block) -> SSAValue:
@@ -400,13 +405,35 @@ class Chains:
                 stack.extend(owner.operands)
         return tracked
 
-    def _explore(self, warp: int, entry: Block, releasers, inits, others, visited, proving: bool) -> bool:
+    def _explore(self, warp: int, entry: Site, releasers, inits, others, visited, proving: bool) -> bool:
         """Run warp `warp`'s elected thread from `entry` over every path; whether it issued
         an async op it alone issues."""
+        self._warp_plans = self._plans.setdefault(warp, {})
+        first = self.entry(entry, _NONE, _NONE, {})
+        if not proving:
+            # Only waits read the counts, and this run skips them: its states are its plans
+            # (each with no counts, pending or uncovered ops).
+            tracked_ops: set[Operation] = set()
+            seen_plans: set[Plan] = set()
+            plans = [first]
+            while plans:
+                plan = plans.pop()
+                n = len(seen_plans)
+                seen_plans.add(plan)
+                if len(seen_plans) == n:
+                    continue
+                if n >= _STATE_LIMIT:
+                    raise Unproven
+                if plan.steps is None:
+                    self._fill(plan, warp)
+                if plan.steps:
+                    self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
+                plans.extend(plan.successors)
+            return bool(tracked_ops)
         seen: set[_State] = set()
-        stack = [_State(self.entry(warp, entry, _NONE, _NONE), _NONE, _NONE, _NONE)]
-        uncovered = self._uncovered.setdefault(warp, {}) if proving else {}
-        tracked_ops = self._tracked_ops.setdefault(warp, set()) if proving else set()
+        stack = [_State(first, _NONE, _NONE, _NONE)]
+        uncovered = self._uncovered.setdefault(warp, {})
+        tracked_ops = self._tracked_ops.setdefault(warp, set())
         while stack:
             state = stack.pop()
             n = len(seen)
@@ -415,25 +442,42 @@ class Chains:
                 continue
             if n >= _STATE_LIMIT:
                 raise Unproven
-            # The counting run enters the entries of the first (with more counts): it shares their plans.
+            # The counting run entered these entries first (with no counts): it filled their plans.
             plan = state.entry
             if plan.steps is None:
-                BlockRun(self, warp, plan).run()
-            if proving:
-                stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
-            else:
-                self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
-                # Only waits read the counts, and this run skips them: states differ by less.
-                stack.extend(_State(p, _NONE, _NONE, _NONE) for p in plan.successors)
+                self._fill(plan, warp)
+            stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
         return bool(tracked_ops)
 
-    def entry(self, warp: int, block: Block, env: frozenset, assume: frozenset) -> Plan:
-        """The interned way into `block` with carried values `env` and assumptions `assume`."""
-        plans = self._plans.setdefault(warp, {})
-        key = (block, env, assume)
+    def _fill(self, plan: Plan, warp: int) -> None:
+        """Run `plan`'s block for warp `warp`, or copy an earlier warp's run of the same entry
+        when the two warps answer alike every split that run asked (Plan.asks: the run reads
+        its warp only through values.split, so the copy is what the run would compute)."""
+        if len(self._plans) > 1:
+            self._copy_or_run(plan, warp)
+        else:
+            BlockRun(self, warp, plan).run()
+
+    def _copy_or_run(self, plan: Plan, warp: int) -> None:
+        key = (plan.site, plan.env, plan.assume)
+        for other, plans in self._plans.items():
+            twin = plans.get(key) if other != warp else None
+            if twin is not None and twin.steps is not None and self._same_answers(twin.asks, other, warp):
+                plan.steps, plan.inside, plan.asks = twin.steps, twin.inside, twin.asks
+                plan.successors = tuple(self.entry(p.site, p.env, p.assume, p.env_dict)
+                                        for p in twin.successors)
+                self.asked.update(plan.asks)
+                return
+        BlockRun(self, warp, plan).run()
+
+    def entry(self, site: Site, env: frozenset, assume: frozenset, env_dict: dict[int, object]) -> Plan:
+        """The interned way into `site`'s block with carried values `env` (`env_dict` as a dict)
+        and assumptions `assume`, for the warp _explore runs."""
+        plans = self._warp_plans
+        key = (site, env, assume)
         found = plans.get(key)
         if found is None:
-            found = plans[key] = Plan(block, env, assume)
+            found = plans[key] = Plan(site, env, assume, env_dict)
         return found
 
     def _record(self, plan: Plan, warp: int, releasers, inits, others, visited, tracked_ops) -> None:
@@ -486,7 +530,7 @@ class Chains:
         if parity is _UNSET:
             phase = self.effects[op].phase
             parity = plan.parities[op] = None if phase is None else \
-                RunValues(self, warp, dict(plan.env), set(plan.inside)).root(phase, False)
+                RunValues(self, warp, plan.env_dict, plan.inside).root(phase, False)
         if self._simple.get(barrier) != warp or not isinstance(parity, int):
             self._unexplained.add(op)  # another warp's barrier: its phases are not counted here
             return open_ops

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from itertools import count
+
 from xdsl.dialects import llvm, memref
 from xdsl.ir import Operation, SSAValue
 
 from tmem_dialect.diagnostics import Diagnostic
-from tmem_dialect.dialects.interfaces import TMEMEffect, tmem_effect
+from tmem_dialect.dialects.interfaces import TMEMEffect, has_tmem_effect, tmem_effect
 from tmem_dialect.dialects.llvm_switch import SwitchOp
 from tmem_dialect.memory_model import EffectKind, Requirement, Rule, is_handoff
-from tmem_dialect.op_types import is_a
+from tmem_dialect.op_types import OpIndex, is_a, walk_ops
 from tmem_dialect.passes.analysis.ops import Action, Category, Findings, OpInfo, Options
 from tmem_dialect.passes.analysis.state import (
     Access,
@@ -33,6 +35,11 @@ from tmem_dialect.passes.cfg import CFG, Edge, ForwardSolver, Loop, Node
 from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.threads import ThreadSpace, Uniformity
 from tmem_dialect.passes.values import Values, slot_key
+
+
+_SLOT_LOADS = (llvm.LoadOp, memref.LoadOp)
+Outcome = tuple[SSAValue, bool]  # a branch condition and the way a path took at it
+EdgePlan = tuple[int, Outcome | None, Outcome | None, Loop | None, Outcome | None]  # (Engine._edge_plan)
 
 
 def cluster_barrier_wait(op: Operation) -> bool:
@@ -64,7 +71,7 @@ class Engine:
     """The fixpoint over one function; rule families supply the transfer of each op."""
 
     def __init__(self, function: Operation, options: Options, known: dict[SSAValue, Form] | None = None,
-                 ops: list[Operation] | None = None):
+                 index: OpIndex | None = None):
         # Interned states and memos are per analysis (they are keyed by object identity).
         self.states = StateTable()
         self.function = function
@@ -76,17 +83,22 @@ class Engine:
         self._waits_in: dict[Loop, set[EffectKind]] = {}
         self._trackable: dict[SSAValue, bool] = {}
         self._compatible_memo: dict[tuple[frozenset, frozenset], bool] = {}
-        self.ops = list(function.walk()) if ops is None else ops  # (`function.walk()`, when the caller has it)
-        self.tmem_effects = {op: e for op in self.ops if (e := tmem_effect(op)) is not None}
+        self._cta_memo: dict[frozenset[tuple[SSAValue, bool]], frozenset[tuple[SSAValue, bool]]] = {}
+        # (`index`: the function's walk, when the caller has it.)
+        self.op_index = OpIndex(walk_ops(function)) if index is None else index
+        self.ops = self.op_index.ops
+        self.tmem_effects = {
+            op: e for op in self.op_index.where(has_tmem_effect) if (e := tmem_effect(op)) is not None
+        }
         """The ops' own TMEM effects, in op order (`effects` adds what the analysis treats as one)."""
-        self.effects = self.tmem_effects | {  # (the name test first: no call per op)
-            op: TMEMEffect(EffectKind.BARRIER)
-            for op in self.ops if op.name == "nvvm.cluster.wait" and cluster_barrier_wait(op)
+        cluster_waits = self.op_index.named(lambda name: name == "nvvm.cluster.wait")
+        self.effects = self.tmem_effects | {
+            op: TMEMEffect(EffectKind.BARRIER) for op in cluster_waits if cluster_barrier_wait(op)
         }
         self.infos: dict[Node, list[OpInfo]] = {}
         self.info_of: dict[Operation, OpInfo] = {}
         slots = self._collect_slots()
-        self.values = Values(function, self.cfg, self.space, slots, self.effects, known, self.ops)
+        self.values = Values(function, self.cfg, self.space, slots, self.effects, known, self.op_index)
         self._build_infos()
         self._barriers = [i for i in self.info_of.values() if i.kind is not None and is_handoff(i.kind)]
         # Only kernels that release TMEM through mbarriers pay for tracking what each warp issued.
@@ -116,6 +128,8 @@ class Engine:
         self._hoisted: dict[Operation, set[Action]] = {}
         self._waited_at_cause: set[tuple[Operation, Action]] = set()
         self._edge_masks: dict[Edge, int] = {}
+        self._edge_plans: dict[Edge, EdgePlan] = {}
+        self._edge_markers: dict[Edge, tuple[tuple[str, Loop, object], ...]] = {}
         self._join_memo: dict[tuple[int, int], Local] = {}
         self._back_memo: dict[tuple[int, int], Local] = {}
         self._distance_memo: dict[tuple[Access, OpInfo, int], Certainty] = {}
@@ -160,10 +174,20 @@ class Engine:
         anchors = {lp.entry_op for lp in self.cfg.loops if lp.entry_op is not None}
         # Source order (not graph order): "earlier" in a report means earlier in the text.
         # (By id: an op's hash is a Python-level call, and this maps every op of the function.)
-        position = {id(op): i for i, op in enumerate(self.ops)}
+        position = dict(zip(map(id, self.ops), count()))
+        # Most ops carry nothing the analysis reads: only the ops with an effect, the anchors and
+        # the loads of a TMEM address slot can get an OpInfo (conservative: any op reading an
+        # ld's registers), so the others are passed over by id, without asking _info.
+        wanted: set[int] | None = None
+        if not self.options.conservative:
+            wanted = {id(op) for op in self.effects} | {id(op) for op in anchors}
+            if self.values.slots:
+                wanted.update(id(op) for op in self.op_index.of(_SLOT_LOADS))
         for node in self.cfg.nodes:
             infos: list[OpInfo] = []
             for op in node.ops:
+                if wanted is not None and id(op) not in wanted:
+                    continue
                 index = position[id(op)]
                 info = self._info(op, index, ld_results)
                 if info is None and op in anchors:
@@ -200,7 +224,7 @@ class Engine:
             if effect.kind is EffectKind.LD and effect.registers is not None:
                 ld_results[effect.registers] = op
             return info
-        if self.values.slots and is_a(op, (llvm.LoadOp, memref.LoadOp)):
+        if self.values.slots and is_a(op, _SLOT_LOADS):
             key = slot_key(op.operands[0])
             if key is not None and key in self.values.slots:
                 info = OpInfo(op, index, Category.SLOT_READ)
@@ -239,8 +263,9 @@ class Engine:
                 return out
 
     def _transfer_once(self, node: Node, state: WarpStates) -> WarpStates:
+        fixes_before, fixes_after = self.fixes_before, self.fixes_after  # (mostly empty: no op hashed)
         for info in self.infos[node]:
-            before = self.fixes_before.get(info.op)
+            before = fixes_before.get(info.op) if fixes_before else None
             if before:
                 if self._report:
                     self._note_retiring(info.op, before, state)
@@ -253,7 +278,7 @@ class Engine:
                 # nothing to retire) leaves the state canonical as it was.
                 if any(new is not old for (new, _), (old, _) in zip(stepped, state)):
                     state = canonical(stepped)
-            after = self.fixes_after.get(info.op)
+            after = fixes_after.get(info.op) if fixes_after else None
             if after:
                 state = self._apply(after, state)
         # Ops a fix may be anchored at that carry no TMEM effect (loop ops, branch terminators).
@@ -286,9 +311,14 @@ class Engine:
             events[key] = events.get(key, 0) | mask
 
     def _cta_assumptions(self, local: Local) -> frozenset[tuple[SSAValue, bool]]:
-        return frozenset(
-            (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
-        )
+        # (Memoized by the assumptions: the report pass asks it at every access of every path,
+        # and the values' uniformity no longer changes once they are solved.)
+        found = self._cta_memo.get(local.assume)
+        if found is None:
+            found = self._cta_memo[local.assume] = frozenset(
+                (c, s) for c, s in local.assume if self.values.uniformity(c) is Uniformity.CTA
+            )
+        return found
 
     def _access(
         self, info: OpInfo, shifts: tuple[Shift, ...], stale: bool, escaped: Operation | None
@@ -296,22 +326,21 @@ class Engine:
         return Access(info, shifts, stale, escaped)
 
     def _edge(self, edge: Edge, state: WarpStates) -> WarpStates | None:
-        allowed = self._edge_mask(edge)
-        outcome = self._assumption(edge)
-        loop_of_test = edge.back_of or self._header_loops.get(edge.source) or self._header_loops.get(edge.target)
-        once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
-        markers: tuple[tuple[str, Loop, object], ...] | None = None  # (made once, when first needed)
+        plan = self._edge_plans.get(edge)
+        if plan is None:
+            plan = self._edge_plans[edge] = self._edge_plan(edge)
+        allowed, outcome, other_way, loop_of_test, once = plan
+        markers = self._edge_markers.get(edge)  # (made once, when first needed)
         out = []
         for local, mask in state:
             m = mask & allowed
             if not m:
                 continue
             if outcome is not None:
-                condition, sense = outcome
-                if (condition, not sense) in local.assume:
+                if other_way in local.assume:
                     continue  # this path already took the other way at the same condition
                 if outcome not in local.assume:
-                    local = local.but(assume=local.assume | {outcome})
+                    local = local.assuming(local.assume | {outcome})
             if edge.back_of is not None:
                 local = self._next_iteration(local, edge.back_of)
             if once is not None:
@@ -321,6 +350,7 @@ class Engine:
             if markers is None:
                 exits = self._exits(edge) if self._tracks_releases else ()
                 markers = tuple(("after", loop, self._loop_key(loop)) for loop in exits)
+                self._edge_markers[edge] = markers
             for marker in markers:
                 if marker not in local.acquired:
                     local = local.but(acquired=local.acquired | {marker})
@@ -329,6 +359,17 @@ class Engine:
             return None
         return normalize(out) if outcome is not None or len(out) > 1 else tuple(out)
 
+    def _edge_plan(self, edge: Edge) -> EdgePlan:
+        """What `_edge` reads of an edge, the same at every visit (each part is memoized):
+        the warps it may take, the outcome it records and the other way at that condition,
+        the loop whose test it is part of and that loop's one-trip exit."""
+        outcome = self._assumption(edge)
+        headers = self._header_loops
+        loop_of_test = edge.back_of or headers.get(edge.source) or headers.get(edge.target)
+        once = self._one_trip_exit(loop_of_test) if loop_of_test is not None else None
+        other_way = (outcome[0], not outcome[1]) if outcome is not None else None
+        return self._edge_mask(edge), outcome, other_way, loop_of_test, once
+
     def _one_trip_step(self, edge: Edge, local: Local, loop: Loop, once: tuple[SSAValue, bool]) -> Local | None:
         """A loop of blocks whose body runs once: entering, its header test continues; back
         from the body, it leaves. (Recorded as the outcome the path takes at the test, and
@@ -336,16 +377,16 @@ class Engine:
         condition, leave = once
         entered, returned = (condition, not leave), (condition, leave)
         if edge.back_of is loop:
-            return local.but(assume=(local.assume - {entered}) | {returned})
+            return local.assuming((local.assume - {entered}) | {returned})
         if edge.target is loop.header and edge.source not in loop.nodes:
-            return local.but(assume=(local.assume - {returned}) | {entered})
+            return local.assuming((local.assume - {returned}) | {entered})
         if edge.source is not loop.header:
             return local
         if edge.target in loop.nodes:
             return None if returned in local.assume else local
         if entered in local.assume:
             return None
-        return local.but(assume=local.assume - {returned})
+        return local.assuming(local.assume - {returned})
 
     def _one_trip_exit(self, loop: Loop) -> tuple[SSAValue, bool] | None:
         if loop not in self._one_trip_memo:

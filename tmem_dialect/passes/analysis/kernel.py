@@ -137,9 +137,11 @@ class KernelAnalysis(
             return local
         kind = info.kind
         assert kind is not None
-        if kind in (EffectKind.WAIT_LD, EffectKind.WAIT_ST):
-            retired = retired_by(kind)
-            assert retired is not None
+        traits = info.step_traits
+        if traits is None:
+            traits = info.step_traits = _step_traits(kind)
+        retired, init_use, mbarrier_sync, barrier_ordered, async_access = traits
+        if retired is not None:
             return self._retire(local, retired)
         if kind is EffectKind.FENCE_BEFORE:
             return local.but(unfenced=None) if local.unfenced is not None else local
@@ -147,19 +149,19 @@ class KernelAnalysis(
             return local.but(after_due=None) if local.after_due is not None else local
         if kind is EffectKind.MBARRIER_INIT:
             return self._mbarrier_init(info, local)
-        if kind in INIT_USES and self._report:
+        if init_use and self._report:
             self._check_init_visible(info, local, mask)
-        if kind in MBARRIER_SYNC:
+        if mbarrier_sync:
             return self._mbarrier_step(info, local, mask)
-        if is_barrier_ordered(kind):
+        if barrier_ordered:
             local = self._fences_for(info, local, mask)
-        if kind.is_async_access or kind is EffectKind.DEALLOC:
+        if async_access or kind is EffectKind.DEALLOC:
             local = self._same_thread(info, local, mask)
         if self._report:
             self._record(info, None, local, mask)
             if self._tracks_releases:
                 self._note_acquired(info, local)
-        if kind.is_async_access:
+        if async_access:
             if self._report:
                 self._check_allocation(info, local, mask)
             access = self._access(info, (), False, None)
@@ -174,3 +176,11 @@ class KernelAnalysis(
         elif kind is EffectKind.RELINQUISH:
             local = local.but(relinquished=first(local.relinquished, info))
         return local
+
+
+def _step_traits(kind: EffectKind) -> tuple[EffectKind | None, bool, bool, bool, bool]:
+    """What `_step` asks of an op's kind, asked once per op: the kind a wait retires (None for
+    other ops), whether it uses an mbarrier init, synchronizes through an mbarrier, is ordered
+    by barriers, is an async access. (Each is a set test, and an Enum's hash is a Python call.)"""
+    retired = retired_by(kind) if kind in (EffectKind.WAIT_LD, EffectKind.WAIT_ST) else None
+    return retired, kind in INIT_USES, kind in MBARRIER_SYNC, is_barrier_ordered(kind), kind.is_async_access

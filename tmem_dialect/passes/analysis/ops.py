@@ -38,7 +38,10 @@ class Action(Enum):
 
     @property
     def retires(self) -> EffectKind | None:
-        return {Action.WAIT_LD: EffectKind.LD, Action.WAIT_ST: EffectKind.ST}.get(self)
+        # (By identity: a dict of Actions would hash them, a Python-level call for an Enum.)
+        if self is Action.WAIT_LD:
+            return EffectKind.LD
+        return EffectKind.ST if self is Action.WAIT_ST else None
 
 
 # Order of new ops at one point: waits, then fence::before, (the op), then fence::after.
@@ -67,7 +70,7 @@ class OpInfo:
 
     __slots__ = (
         "op", "index", "category", "effect", "kind", "anchor", "rest", "rects", "slot",
-        "lds_used", "terms", "box", "ncols", "ncols_form",
+        "lds_used", "terms", "box", "ncols", "ncols_form", "step_traits",
     )
 
     def __init__(self, op: Operation, index: int, category: Category):
@@ -89,6 +92,8 @@ class OpInfo:
         """alloc/dealloc: the column count when it is a constant (also a computed one)."""
         self.ncols_form: Form | None = None
         """alloc/dealloc: the column count as a value (two equal forms are the same count)."""
+        self.step_traits: tuple[EffectKind | None, bool, bool, bool, bool] | None = None
+        """What the transfer asks of `kind` at every step, once (KernelAnalysis._step)."""
 
     def __repr__(self) -> str:
         return f"OpInfo({self.op.name}#{self.index})"

@@ -47,9 +47,9 @@ class PairRules:
 
     def _check_static(self) -> None:
         super()._check_static()  # type: ignore[misc]
-        pair_ops = [
-            (op, kind) for node in self.cfg.nodes if self._node_masks.get(node, 0)  # type: ignore[attr-defined]
-            for op in node.ops if (kind := pair_kind(self.effects.get(op))) is not None  # type: ignore[attr-defined]
+        pair_ops = [  # (each op with an effect has its OpInfo, in the node's op order)
+            (info.op, kind) for node in self.cfg.nodes if self._node_masks.get(node, 0)  # type: ignore[attr-defined]
+            for info in self.infos[node] if (kind := pair_kind(info.effect)) is not None  # type: ignore[attr-defined]
         ]
         if not pair_ops or any(e.cta_group == 1 for e in self.effects.values()):  # type: ignore[attr-defined]
             return  # no pairs, or a kernel mixing cta_groups (reported as such, kernel_checks)

@@ -6,7 +6,6 @@ from tmem_dialect import isa
 from tmem_dialect.diagnostics import error
 from tmem_dialect.dialects.nvvm_cluster import SetMaxRegisterOp
 from tmem_dialect.findings import FindingKind
-from tmem_dialect.op_types import is_a
 from tmem_dialect.passes.analysis import messages_warps as text
 
 
@@ -19,12 +18,15 @@ class SetMaxNRegRules:
 
     def _check_static(self) -> None:
         super()._check_static()  # type: ignore[misc]
+        found = {id(op) for op in self.op_index.of(SetMaxRegisterOp)}  # type: ignore[attr-defined]
+        if not found:
+            return  # (most kernels have none: no scan of every op)
         for node in self.cfg.nodes:  # type: ignore[attr-defined]
             mask = self._node_masks.get(node, 0)  # type: ignore[attr-defined]
             if not mask:
                 continue
             for op in node.ops:
-                if not is_a(op, SetMaxRegisterOp):
+                if id(op) not in found:
                     continue
                 for first in range(0, self.space.nwarps, isa.WARPS_PER_WARPGROUP):  # type: ignore[attr-defined]
                     last = min(self.space.nwarps, first + isa.WARPS_PER_WARPGROUP)  # type: ignore[attr-defined]

@@ -90,6 +90,11 @@ class Local:
             values[self._INDEX[name]] = value
         return self.table.make(tuple(values))
 
+    def assuming(self, assume: frozenset[tuple[SSAValue, bool]]) -> Local:
+        """`but(assume=assume)`, the change every branch edge makes: the last field, replaced
+        without going through the names."""
+        return self.table.make(self.key[:-1] + (assume,))
+
     outstanding: frozenset[Access]
     epoch: frozenset[Operation | None]
     work: OpInfo | None
@@ -242,7 +247,7 @@ def _normalize(state: WarpStates) -> WarpStates:
                 assume = frozenset.intersection(*(l.assume for l, _ in group))
                 for _, m in group[1:]:
                     mask |= m
-                local = local.but(assume=assume)
+                local = local.assuming(assume)
             out.append((local, mask))
         new = canonical(out)
         if new == state:
