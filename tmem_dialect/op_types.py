@@ -25,22 +25,23 @@ def walk_ops(root: Operation) -> list[Operation]:
     op; this reads the block's op list directly (a quarter of the cost on a 1,800-op kernel).
     tests/test_op_types.py pins the equality."""
     found: list[Operation] = []
-    append = found.append
-
-    def visit(op: Operation) -> None:
-        append(op)
-        for region in op.regions:
-            for block in region.blocks:
-                inner = block.first_op
-                while inner is not None:
-                    if inner.regions:
-                        visit(inner)
-                    else:
-                        append(inner)
-                    inner = inner.next_op
-
-    visit(root)
+    _visit(root, found.append)
     return found
+
+
+def _visit(op: Operation, append: Callable[[Operation], None]) -> None:
+    # (a module-level function, not a closure: a recursive closure is a reference cycle, left
+    # for the cyclic collector on every walk)
+    append(op)
+    for region in op.regions:
+        for block in region.blocks:
+            inner = block.first_op
+            while inner is not None:
+                if inner.regions:
+                    _visit(inner, append)
+                else:
+                    append(inner)
+                inner = inner.next_op
 
 
 class OpIndex:

@@ -122,16 +122,20 @@ class Chains(ChainSkeleton):
         self.asked: set[SSAValue] = set()  # the splits a run asked (of its warp)
         self._plans: dict[int, dict[tuple, Plan]] = {}  # per warp, per (site, env, assume)
         self._warp_plans: dict[tuple, Plan] = {}  # those of the warp _explore runs
+        self._sites: list[Site] = []
         try:
             self._run(function)
             self.ok = True
         except (Unproven, RecursionError):
             self._uncovered.clear()
-        finally:  # the queries do not read the plans; a loop links them in a cycle
+        finally:  # the queries read neither plans nor sites; a loop links each in a cycle
             for plans in self._plans.values():
                 for plan in plans.values():
                     plan.successors = ()
             self._plans.clear()
+            for site in self._sites:
+                site.exits = ()
+            self._sites = []
 
     # ---- queries ------------------------------------------------------------------------------
 
