@@ -48,7 +48,7 @@ class OpIndex:
     """The ops of a walk grouped by class, in one pass: a scan for a few kinds of op (globals,
     calls, loops, ops with a TMEM effect) then visits only theirs, not every op of the kernel."""
 
-    __slots__ = ("ops", "_positions")
+    __slots__ = ("_positions", "ops")
 
     def __init__(self, ops: list[Operation]):
         self.ops = ops

@@ -36,7 +36,6 @@ from tmem_dialect.passes.forms import Form, Sym
 from tmem_dialect.passes.threads import ThreadSpace, Uniformity
 from tmem_dialect.passes.values import Values, slot_key
 
-
 _SLOT_LOADS = (llvm.LoadOp, memref.LoadOp)
 Outcome = tuple[SSAValue, bool]  # a branch condition and the way a path took at it
 EdgePlan = tuple[int, Outcome | None, Outcome | None, Loop | None, Outcome | None]  # (Engine._edge_plan)
