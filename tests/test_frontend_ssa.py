@@ -152,3 +152,74 @@ def test_a_guarded_write_still_gets_its_phi(monkeypatch: pytest.MonkeyPatch) -> 
     fast = _import(GUARDED)
     assert fast == _without_merge_shortcut(monkeypatch, lambda: _import(GUARDED))
     assert _block_arguments(fast) == 2  # %r2 after its guarded mov, %r3 after its guarded add
+
+
+# Two kernels where the merge shortcut's IR is simpler than the phis' (found by an adversarial
+# review, not in the corpus). Without the shortcut, the merge phi was placed while an outer phi
+# was being drained, which kept that outer phi alive until finish(): a cast of a register written
+# twice stayed an llvm.trunc of a block argument (SHORTCUT_FOLDS; with the shortcut, a constant),
+# and a phi of one value stayed a block argument (SHORTCUT_DROPS_ARGUMENT). Both are the same
+# program: these tests pin that both ways compute the same, thread by thread.
+THREAD_PROLOGUE = HEADER + """
+.visible .entry k(.param .u64 out)
+.reqntid 64
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r4, %tid.x;
+  cvt.u64.u32 %rd2, %r4;
+  add.s64 %rd3, %rd1, %rd2;"""
+SHORTCUT_FOLDS = THREAD_PROLOGUE + """
+  mov.u32 %r1, 6;
+  mov.u32 %r1, 7;
+  setp.eq.u32 %p1, %r4, 0;
+  setp.eq.u32 %p2, %r4, 1;
+  @%p1 bra A;
+  @%p2 add.u32 %r3, %r4, 1;
+  bra B;
+A:
+  add.u32 %r5, %r4, 2;
+B:
+  st.global.u8 [%rd3], %r1;
+  ret;
+}
+"""
+SHORTCUT_DROPS_ARGUMENT = THREAD_PROLOGUE + """
+  setp.lt.u32 %p1, %r4, 16;
+  setp.lt.u32 %p2, %r4, 32;
+  setp.lt.u32 %p3, %r4, 48;
+  mov.u32 %r1, 1;
+  mov.u32 %r2, 3;
+  @%p3 bra L3;
+  @%p1 add.u32 %r2, %r2, %r1;
+  @!%p2 mov.u32 %r1, 1;
+  @%p3 st.global.u8 [%rd3+64], %r2;
+L3:
+  st.global.u8 [%rd3], %r1;
+  st.global.u8 [%rd3+64], %r2;
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("text", [SHORTCUT_FOLDS, SHORTCUT_DROPS_ARGUMENT], ids=["folds", "drops-argument"])
+def test_where_the_merge_shortcut_builds_simpler_ir_it_computes_the_same(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numpy as np
+
+    from tmem_dialect.interpreter import run_kernel
+
+    with capture():
+        shortcut = import_ptx(text, "<test>")
+    with monkeypatch.context() as m, capture():
+        m.setattr(ssa, "_is_diamond", lambda merge, guard, guarded: False)
+        phis = import_ptx(text, "<test>")
+    assert str(shortcut) != str(phis)  # (else this test no longer covers the difference)
+    assert _block_arguments(str(shortcut)) <= _block_arguments(str(phis))
+    runs = [run_kernel(module, threads=64, args=[np.zeros(128, np.uint8)]) for module in (shortcut, phis)]
+    assert [r.errors for r in runs] == [[], []]
+    assert runs[0].args[0].tobytes() == runs[1].args[0].tobytes()
+    assert runs[0].args[0][:64].any()  # (the kernel stored what it computed)
