@@ -49,8 +49,8 @@ Nothing here reports: a chain that is not proven leaves the pair to the other ru
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple, TypeVar
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerType
@@ -81,6 +81,7 @@ _IGNORED = frozenset({EffectKind.MBARRIER_INVAL, EffectKind.FENCE_MBARRIER_INIT}
 _STATE_LIMIT = 20000  # states per warp: past it the run gives up (a slice that is not periodic)
 _I1 = IntegerType(1)
 _NONE: frozenset = frozenset()
+_T = TypeVar("_T")
 _UNSET = object()  # a wait's parity not evaluated yet (None: it has none)
 
 
@@ -96,6 +97,22 @@ class _State(NamedTuple):  # (a tuple: made and hashed once per block run, in C)
 
 def _capped(n: int) -> int:
     return n if n < 2 else 2 + (n & 1)
+
+
+def _each_once(first: _T, successors: Callable[[_T], Iterable[_T]]) -> None:
+    """Visit every state reachable from `first` once (depth first), `successors` giving each
+    one's next states; past _STATE_LIMIT states the run gives up (Unproven)."""
+    seen: set[_T] = set()
+    stack = [first]
+    while stack:
+        state = stack.pop()
+        n = len(seen)
+        seen.add(state)
+        if len(seen) == n:
+            continue  # (one hash per state: add, then compare the size)
+        if n >= _STATE_LIMIT:
+            raise Unproven
+        stack.extend(successors(state))
 
 
 class Chains(ChainSkeleton):
@@ -240,39 +257,27 @@ class Chains(ChainSkeleton):
             # Only waits read the counts, and this run skips them: its states are its plans
             # (each with no counts, pending or uncovered ops).
             tracked_ops: set[Operation] = set()
-            seen_plans: set[Plan] = set()
-            plans = [first]
-            while plans:
-                plan = plans.pop()
-                n = len(seen_plans)
-                seen_plans.add(plan)
-                if len(seen_plans) == n:
-                    continue
-                if n >= _STATE_LIMIT:
-                    raise Unproven
+
+            def count(plan: Plan) -> tuple[Plan, ...]:
                 if plan.steps is None:
                     self._fill(plan, warp)
                 if plan.steps:
                     self._record(plan, warp, releasers, inits, others, visited, tracked_ops)
-                plans.extend(plan.successors)
+                return plan.successors
+
+            _each_once(first, count)
             return bool(tracked_ops)
-        seen: set[_State] = set()
-        stack = [_State(first, _NONE, _NONE, _NONE)]
         uncovered = self._uncovered.setdefault(warp, {})
         tracked_ops = self._tracked_ops.setdefault(warp, set())
-        while stack:
-            state = stack.pop()
-            n = len(seen)
-            seen.add(state)
-            if len(seen) == n:
-                continue
-            if n >= _STATE_LIMIT:
-                raise Unproven
+
+        def prove(state: _State) -> list[_State]:
             # The counting run entered these entries first (with no counts): it filled their plans.
             plan = state.entry
             if plan.steps is None:
                 self._fill(plan, warp)
-            stack.extend(self._prove(plan, state, warp, uncovered, tracked_ops))
+            return self._prove(plan, state, warp, uncovered, tracked_ops)
+
+        _each_once(_State(first, _NONE, _NONE, _NONE), prove)
         return bool(tracked_ops)
 
     def _fill(self, plan: Plan, warp: int) -> None:

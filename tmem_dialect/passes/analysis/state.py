@@ -74,6 +74,7 @@ class Local:
     )
     __slots__ = FIELDS + ("key", "table")
     _INDEX = {name: i for i, name in enumerate(FIELDS)}
+    assert FIELDS[-1] == "assume"  # (assuming() replaces the last field)
 
     def __init__(self, values: tuple[object, ...], table: StateTable):
         (
@@ -93,7 +94,7 @@ class Local:
     def assuming(self, assume: frozenset[tuple[SSAValue, bool]]) -> Local:
         """`but(assume=assume)`, the change every branch edge makes: the last field, replaced
         without going through the names."""
-        return self.table.make(self.key[:-1] + (assume,))
+        return self.table.make(self.key[:-1] + (assume,))  # (FIELDS ends with "assume": checked below)
 
     outstanding: frozenset[Access]
     epoch: frozenset[Operation | None]
